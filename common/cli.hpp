@@ -1,0 +1,312 @@
+// A small command-line parser with one behaviour for every course program:
+//   --name value  or  --name=value;  --help prints the usage and exits 0;
+//   a wrong, missing or unknown value prints one line, then the usage, and exits 2.
+//
+//   std::size_t n = 100 << 20;
+//   course::CommandLine cli("lesson01", "Histogram of n random bytes, every version.");
+//   cli.number("--n", &n, "bytes to count", 1);
+//   course::parse_or_exit(cli, argc, argv);
+//
+// Counts accept the forms a student reaches for: 1000, 1e7, 100Mi (2^20), 4G (10^9), 2^28,
+// 33*2^20, 2^32+7.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace course {
+
+// A bad command line. what() is the one-line message, without the program's name.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+
+constexpr std::uint64_t kCountMax = std::numeric_limits<std::uint64_t>::max();
+
+inline bool checked_mul(std::uint64_t a, std::uint64_t b, std::uint64_t* out) {
+  if (a != 0 && b > kCountMax / a) return false;
+  *out = a * b;
+  return true;
+}
+
+// Recursive-descent parser for: sum := product (('+'|'-') product)*;
+// product := power ('*' power)*;  power := number ('^' digits)?;
+// number := digits ('e' digits)? (k|M|G|T|Ki|Mi|Gi|Ti)?
+class CountParser {
+ public:
+  explicit CountParser(const std::string& text) : text_(text) {}
+
+  std::uint64_t parse() {
+    if (text_.empty()) fail();
+    const std::uint64_t value = sum();
+    if (pos_ != text_.size()) fail();
+    return value;
+  }
+
+ private:
+  [[noreturn]] void fail() const {
+    throw UsageError("'" + text_ +
+                     "' is not a count (examples: 1000, 1e7, 100Mi, 4G, 2^28, 33*2^20, 2^32+7)");
+  }
+  [[noreturn]] void overflow() const {
+    throw UsageError("'" + text_ + "' does not fit in 64 bits");
+  }
+  bool accept(char c) {
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  std::uint64_t digits() {
+    if (pos_ >= text_.size() || text_[pos_] < '0' || text_[pos_] > '9') fail();
+    std::uint64_t value = 0;
+    while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9') {
+      const std::uint64_t digit = static_cast<std::uint64_t>(text_[pos_++] - '0');
+      if (!checked_mul(value, 10, &value) || value > kCountMax - digit) overflow();
+      value += digit;
+    }
+    return value;
+  }
+  std::uint64_t power_of(std::uint64_t base, std::uint64_t exponent) {
+    std::uint64_t value = 1;
+    for (std::uint64_t i = 0; i < exponent; ++i) {
+      if (!checked_mul(value, base, &value)) overflow();
+    }
+    return value;
+  }
+  std::uint64_t number() {
+    std::uint64_t value = digits();
+    if (accept('e')) {
+      if (!checked_mul(value, power_of(10, digits()), &value)) overflow();
+    }
+    std::uint64_t unit = 1;
+    const std::string units = "kMGT";  // K is accepted for k, as in "1Ki"
+    const char c = pos_ < text_.size() ? (text_[pos_] == 'K' ? 'k' : text_[pos_]) : '\0';
+    if (c != '\0' && units.find(c) != std::string::npos) {
+      ++pos_;
+      const std::uint64_t rank = units.find(c) + 1;
+      unit = accept('i') ? power_of(1024, rank) : power_of(1000, rank);
+    }
+    if (!checked_mul(value, unit, &value)) overflow();
+    return value;
+  }
+  std::uint64_t power() {
+    const std::uint64_t base = number();
+    return accept('^') ? power_of(base, digits()) : base;
+  }
+  std::uint64_t product() {
+    std::uint64_t value = power();
+    while (accept('*')) {
+      if (!checked_mul(value, power(), &value)) overflow();
+    }
+    return value;
+  }
+  std::uint64_t sum() {
+    std::uint64_t value = product();
+    for (;;) {
+      if (accept('+')) {
+        const std::uint64_t term = product();
+        if (value > kCountMax - term) overflow();
+        value += term;
+      } else if (accept('-')) {
+        const std::uint64_t term = product();
+        if (term > value) throw UsageError("'" + text_ + "' is negative");
+        value -= term;
+      } else {
+        return value;
+      }
+    }
+  }
+
+  const std::string& text_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace detail
+
+// Parses a non-negative count: 1000, 1e7, 100Mi, 4G, 2^28, 33*2^20, 2^32+7. Throws UsageError.
+inline std::uint64_t parse_count(const std::string& text) {
+  return detail::CountParser(text).parse();
+}
+
+class CommandLine {
+ public:
+  CommandLine(std::string program, std::string summary)
+      : program_(std::move(program)), summary_(std::move(summary)) {}
+
+  const std::string& program() const { return program_; }
+
+  // A whole number in [min, max], written in any form parse_count accepts.
+  template <typename Int>
+  CommandLine& number(const std::string& name, Int* target, const std::string& help,
+                      Int min = std::numeric_limits<Int>::min(),
+                      Int max = std::numeric_limits<Int>::max()) {
+    static_assert(std::is_integral<Int>::value, "number() takes an integer target");
+    const std::string range =
+        "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+    add(name, "N", help, std::to_string(*target), [=](const std::string& text) {
+      const std::uint64_t value = parse_count(text);
+      if ((min > 0 && value < static_cast<std::uint64_t>(min)) ||
+          value > static_cast<std::uint64_t>(max)) {
+        throw UsageError(name + " must be " + range + ", not " + text);
+      }
+      *target = static_cast<Int>(value);
+    });
+    return *this;
+  }
+
+  // One of a fixed set of words.
+  CommandLine& choice(const std::string& name, std::string* target,
+                      std::vector<std::string> choices, const std::string& help) {
+    std::string joined;
+    for (const auto& c : choices)
+      joined += (joined.empty() ? "" : "|") + c;
+    add(name, joined, help, *target, [=](const std::string& text) {
+      for (const auto& c : choices) {
+        if (text == c) {
+          *target = text;
+          return;
+        }
+      }
+      throw UsageError(name + " must be one of " + joined + ", not '" + text + "'");
+    });
+    return *this;
+  }
+
+  // Free text, such as a file name.
+  CommandLine& text(const std::string& name, std::string* target, const std::string& value_name,
+                    const std::string& help) {
+    add(name, value_name, help, *target, [=](const std::string& text) {
+      if (text.empty()) throw UsageError(name + " needs a non-empty " + value_name);
+      *target = text;
+    });
+    return *this;
+  }
+
+  // A switch without a value.
+  CommandLine& flag(const std::string& name, bool* target, const std::string& help) {
+    options_.push_back({name, "", help, "", nullptr, target});
+    return *this;
+  }
+
+  // Parses argv[1..]. Throws UsageError on anything it does not accept. Returns false when
+  // --help was given (nothing else is then checked).
+  bool parse(int argc, const char* const* argv) {
+    for (int i = 1; i < argc; ++i) {
+      if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") return false;
+    }
+    for (int i = 1; i < argc; ++i) {
+      std::string arg = argv[i];
+      std::string value;
+      bool has_value = false;
+      const std::size_t eq = arg.find('=');
+      if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        has_value = true;
+      }
+      Option* option = find(arg);
+      if (option == nullptr) {
+        throw UsageError(arg.rfind("-", 0) == 0 ? "unknown option " + arg
+                                                : "unexpected argument '" + arg + "'");
+      }
+      if (option->flag != nullptr) {
+        if (has_value) throw UsageError(arg + " takes no value");
+        *option->flag = true;
+        continue;
+      }
+      if (!has_value) {
+        if (i + 1 >= argc) throw UsageError(arg + " needs a value (" + option->value_name + ")");
+        value = argv[++i];
+      }
+      try {
+        option->set(value);
+      } catch (const UsageError& e) {
+        const std::string message = e.what();
+        throw UsageError(message.rfind(arg, 0) == 0 ? message : arg + ": " + message);
+      }
+    }
+    return true;
+  }
+
+  std::string usage() const {
+    std::string out = "usage: " + program_ + " [options]\n  " + summary_ + "\n\noptions:\n";
+    std::vector<std::pair<std::string, std::string>> lines;
+    std::size_t width = 0;
+    for (const auto& o : options_) {
+      std::string left = o.name + (o.value_name.empty() ? "" : " " + o.value_name);
+      std::string right = o.help;
+      if (o.flag == nullptr && !o.default_text.empty())
+        right += " (default " + o.default_text + ")";
+      width = std::max(width, left.size());
+      lines.emplace_back(left, right);
+    }
+    lines.emplace_back("--help", "print this help and exit");
+    for (const auto& [left, right] : lines) {
+      out +=
+          "  " + left + std::string(width + 2 - std::min(width, left.size()), ' ') + right + "\n";
+    }
+    out +=
+        "\nCounts may be written 1000, 1e7, 100Mi (x2^20), 4G (x10^9), 2^28, 33*2^20 or 2^32+7.\n"
+        "Exit status: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA GPU.\n";
+    return out;
+  }
+
+ private:
+  struct Option {
+    std::string name;
+    std::string value_name;
+    std::string help;
+    std::string default_text;
+    std::function<void(const std::string&)> set;
+    bool* flag;
+  };
+
+  void add(const std::string& name, const std::string& value_name, const std::string& help,
+           const std::string& default_text, std::function<void(const std::string&)> set) {
+    options_.push_back({name, value_name, help, default_text, std::move(set), nullptr});
+  }
+  Option* find(const std::string& name) {
+    for (auto& o : options_) {
+      if (o.name == name) return &o;
+    }
+    return nullptr;
+  }
+
+  std::string program_;
+  std::string summary_;
+  std::vector<Option> options_;
+};
+
+// The exit status for bad arguments, shared by every course program.
+constexpr int kExitBadArguments = 2;
+
+// Parses, or on --help prints the usage and exits 0, or on a bad command line prints
+// "<program>: error: <what>" and the usage to stderr and exits 2.
+inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
+  try {
+    if (!cli.parse(argc, argv)) {
+      std::fputs(cli.usage().c_str(), stdout);
+      std::exit(0);
+    }
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "%s: error: %s\n\n%s", cli.program().c_str(), e.what(),
+                 cli.usage().c_str());
+    std::exit(kExitBadArguments);
+  }
+}
+
+}  // namespace course

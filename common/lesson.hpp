@@ -1,0 +1,93 @@
+// Everything a lesson's main.cu needs, in one include, and the behaviour every lesson shares:
+// the standard flags, the exit statuses, the "no GPU" path and the "too big for the GPU" check.
+//
+//   0   every check passed
+//   1   a check failed (or a CUDA call failed)
+//   2   bad arguments, or an n that does not fit in memory
+//   77  no usable CUDA GPU: the CPU part ran and printed its result first
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <new>
+#include <string>
+
+#include "check.hpp"
+#include "cli.hpp"
+#include "device_memory.hpp"
+#include "device_report.hpp"
+#include "gpu_timing.hpp"
+#include "inputs.hpp"
+#include "nvtx.hpp"
+#include "table.hpp"
+#include "timing.hpp"
+
+namespace course {
+
+constexpr int kExitOk = 0;
+constexpr int kExitCheckFailed = 1;
+constexpr int kExitNoGpu = 77;  // the automake convention for "skipped", which CTest honours
+
+// The flags every lesson takes.
+struct StandardOptions {
+  std::size_t n = 0;
+  std::uint64_t seed = 2024;
+  int reps = 20;
+  std::string csv;
+};
+
+inline void add_standard_options(CommandLine& cli, StandardOptions* options,
+                                 const std::string& n_help) {
+  cli.number("--n", &options->n, n_help, std::size_t{1});
+  cli.number("--seed", &options->seed, "seed of the random input");
+  cli.number("--reps", &options->reps, "timed runs per version; the median is reported", 1, 10000);
+  cli.text("--csv", &options->csv, "FILE", "also write the result table to FILE as CSV");
+}
+
+// Call once the CPU part has run and printed. With a usable GPU, prints the device report and
+// returns it; without one, says so in one line and exits 77.
+inline DeviceReport require_gpu_or_exit(const std::string& program) {
+  std::string why;
+  if (!probe_gpu(&why)) {
+    std::printf("%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
+                program.c_str(), why.c_str());
+    std::exit(kExitNoGpu);
+  }
+  DeviceReport report = make_device_report();
+  std::printf("%s\n", device_report_text(report).c_str());
+  return report;
+}
+
+// Exits with status 2 and one clear line when `bytes` of device memory are not free.
+inline void require_device_memory(const std::string& program, std::size_t bytes,
+                                  const std::string& what) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (bytes > free_bytes) {
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    std::fprintf(stderr, "%s: error: %s needs %.2f GiB of GPU memory, but only %.2f GiB is free\n",
+                 program.c_str(), what.c_str(), static_cast<double>(bytes) / gib,
+                 static_cast<double>(free_bytes) / gib);
+    std::exit(kExitBadArguments);
+  }
+}
+
+// Runs a lesson's body and turns the errors it throws into one line and an exit status, so a
+// student never sees "terminate called after throwing an instance of std::bad_alloc".
+template <typename Body>
+int run_program(const std::string& program, Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: not enough host memory for this --n\n", program.c_str());
+    return kExitBadArguments;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    return kExitCheckFailed;
+  }
+}
+
+}  // namespace course

@@ -1,0 +1,154 @@
+// The result table every lesson prints, and its CSV twin (docs/results and the charts read it).
+//
+//   course::ResultTable table("uniform bytes, n = 104857600", copy_gbps, cpu_ms, "CPU, 16
+//   threads"); table.add({"v1", "shared-memory histogram per block", timing, bytes_moved,
+//   course::Check::ok}); std::fputs(table.text().c_str(), stdout); table.write_csv("out.csv",
+//   {{"lesson", "01"}, {"dist", "uniform"}});
+//
+// Columns: version, idea, median ms, effective GB/s (the bytes the problem must move over the
+// median time), % of the measured device-to-device copy bandwidth, speedup over the CPU, check.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "timing.hpp"
+
+namespace course {
+
+// printf-style formatting into a std::string.
+template <typename... Args>
+std::string format(const char* fmt, Args... args) {
+  const int size = std::snprintf(nullptr, 0, fmt, args...);
+  if (size < 0) throw std::runtime_error(std::string("bad format string: ") + fmt);
+  std::string out(static_cast<std::size_t>(size) + 1, '\0');
+  std::snprintf(out.data(), out.size(), fmt, args...);
+  out.pop_back();
+  return out;
+}
+
+enum class Check { ok, fail, skipped };
+
+inline const char* check_name(Check c) {
+  switch (c) {
+    case Check::ok:
+      return "ok";
+    case Check::fail:
+      return "FAIL";
+    case Check::skipped:
+      return "skipped";
+  }
+  return "?";
+}
+
+struct TableRow {
+  std::string version;  // "v3", "CUB"
+  std::string idea;     // the one idea of the version, in a few words
+  Timing time;
+  double bytes = 0.0;  // bytes the problem must move (read + written), for GB/s
+  Check check = Check::ok;
+  std::string note;  // why a row was skipped or failed; printed under the table
+};
+
+using CsvContext = std::vector<std::pair<std::string, std::string>>;
+
+class ResultTable {
+ public:
+  ResultTable(std::string title, double copy_gbps, double cpu_ms, std::string cpu_name)
+      : title_(std::move(title)),
+        copy_gbps_(copy_gbps),
+        cpu_ms_(cpu_ms),
+        cpu_name_(std::move(cpu_name)) {}
+
+  void add(TableRow row) { rows_.push_back(std::move(row)); }
+  const std::vector<TableRow>& rows() const { return rows_; }
+
+  bool any_failed() const {
+    for (const auto& r : rows_) {
+      if (r.check == Check::fail) return true;
+    }
+    return false;
+  }
+
+  static double gbps(const TableRow& r) { return r.bytes / (r.time.median_ms * 1e6); }
+  double percent_of_copy(const TableRow& r) const { return 100.0 * gbps(r) / copy_gbps_; }
+  double speedup(const TableRow& r) const { return cpu_ms_ / r.time.median_ms; }
+
+  std::string text() const {
+    std::size_t idea_width = 4;
+    for (const auto& r : rows_)
+      idea_width = std::max(idea_width, r.idea.size());
+    std::string out = title_ + "\n";
+    out += format("%-8s %-*s %10s %9s %7s %9s  %s\n", "version", static_cast<int>(idea_width),
+                  "idea", "median ms", "GB/s", "% copy", "vs CPU", "check");
+    for (const auto& r : rows_) {
+      if (r.check == Check::skipped) {
+        out += format("%-8s %-*s %10s %9s %7s %9s  %s\n", r.version.c_str(),
+                      static_cast<int>(idea_width), r.idea.c_str(), "-", "-", "-", "-", "skipped");
+        continue;
+      }
+      out += format("%-8s %-*s %10.4f %9.1f %6.1f%% %8.1fx  %s\n", r.version.c_str(),
+                    static_cast<int>(idea_width), r.idea.c_str(), r.time.median_ms, gbps(r),
+                    percent_of_copy(r), speedup(r), check_name(r.check));
+    }
+    out += format("100%% = %.1f GB/s device-to-device copy; vs CPU = against %s, %.3f ms\n",
+                  copy_gbps_, cpu_name_.c_str(), cpu_ms_);
+    for (const auto& r : rows_) {
+      if (!r.note.empty()) out += "  " + r.version + ": " + r.note + "\n";
+    }
+    return out;
+  }
+
+  // One line per row; `context` columns (lesson, device, n, ...) come first on every line.
+  std::string csv(const CsvContext& context) const {
+    std::string out;
+    for (const auto& [key, value] : context)
+      out += quote(key) + ",";
+    out +=
+        "version,idea,median_ms,min_ms,max_ms,reps,bytes,gbps,pct_copy,copy_gbps,cpu,cpu_ms,"
+        "speedup_vs_cpu,check,note\n";
+    for (const auto& r : rows_) {
+      for (const auto& [key, value] : context)
+        out += quote(value) + ",";
+      const bool ran = r.check != Check::skipped;
+      out += quote(r.version) + "," + quote(r.idea) + ",";
+      out += ran ? format("%.6f,%.6f,%.6f,%d,%.0f,%.3f,%.3f,", r.time.median_ms, r.time.min_ms,
+                          r.time.max_ms, r.time.reps, r.bytes, gbps(r), percent_of_copy(r))
+                 : format(",,,0,%.0f,,,", r.bytes);
+      out += format("%.3f,", copy_gbps_) + quote(cpu_name_) + format(",%.6f,", cpu_ms_);
+      out += ran ? format("%.3f,", speedup(r)) : std::string(",");
+      out += std::string(check_name(r.check)) + "," + quote(r.note) + "\n";
+    }
+    return out;
+  }
+
+  // Writes csv(context) to `path`; throws std::runtime_error if it cannot.
+  void write_csv(const std::string& path, const CsvContext& context) const {
+    std::ofstream file(path);
+    if (!file) throw std::runtime_error("cannot write " + path);
+    file << csv(context);
+    if (!file) throw std::runtime_error("error while writing " + path);
+  }
+
+ private:
+  static std::string quote(const std::string& field) {
+    if (field.find_first_of(",\"\n") == std::string::npos) return field;
+    std::string out = "\"";
+    for (char c : field)
+      out += (c == '"') ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+  }
+
+  std::string title_;
+  double copy_gbps_;
+  double cpu_ms_;
+  std::string cpu_name_;
+  std::vector<TableRow> rows_;
+};
+
+}  // namespace course

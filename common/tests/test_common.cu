@@ -1,0 +1,345 @@
+// Tests of common/: the parser, the table and its CSV, the inputs, the timers, the checked-call
+// macro, and (with a GPU) the device-memory owners and the guard zones the lesson tests rely on.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "device_report.hpp"
+#include "gpu_timing.hpp"
+#include "inputs.hpp"
+#include "table.hpp"
+#include "testing.hpp"
+
+using course::test::Approx;
+
+namespace {
+
+struct ProcessResult {
+  int exit_status;
+  std::string output;  // stdout and stderr together
+};
+
+ProcessResult run_process(const std::string& command) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  char buffer[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
+    output.append(buffer, got);
+  const int raw = pclose(pipe);
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, output};
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+// ---- counts and the command line ---------------------------------------------------------------
+
+TEST_CASE("parse_count reads every form the usage promises", "[cli]") {
+  using course::parse_count;
+  CHECK(parse_count("0") == 0);
+  CHECK(parse_count("1000") == 1000);
+  CHECK(parse_count("1e7") == 10000000);
+  CHECK(parse_count("100Mi") == 104857600);
+  CHECK(parse_count("4G") == 4000000000ull);
+  CHECK(parse_count("1k") == 1000);
+  CHECK(parse_count("1Ki") == 1024);
+  CHECK(parse_count("2Ti") == 2ull << 40);
+  CHECK(parse_count("2^28") == 268435456);
+  CHECK(parse_count("33*2^20") == 34603008);
+  CHECK(parse_count("2^32+7") == 4294967303ull);
+  CHECK(parse_count("2^20-1") == 1048575);
+  CHECK(parse_count("18446744073709551615") == 18446744073709551615ull);
+}
+
+TEST_CASE("parse_count rejects what is not a count", "[cli]") {
+  const std::string text = GENERATE(as<std::string>{}, "", "abc", "-5", "1.5", "12x", "2^", "*3",
+                                    "1e", "5-7", "1 000", "18446744073709551616", "2^64", "1e20");
+  CAPTURE(text);
+  REQUIRE_THROWS_AS(course::parse_count(text), course::UsageError);
+}
+
+TEST_CASE("CommandLine sets options given either way and leaves the rest at their defaults",
+          "[cli]") {
+  std::size_t n = 7;
+  int reps = 3;
+  std::string dist = "uniform";
+  std::string csv;
+  bool flag = false;
+  course::CommandLine cli("prog", "summary");
+  cli.number("--n", &n, "count", std::size_t{1})
+      .number("--reps", &reps, "reps", 1, 50)
+      .choice("--dist", &dist, {"uniform", "same"}, "dist")
+      .text("--csv", &csv, "FILE", "csv")
+      .flag("--flag", &flag, "a flag");
+
+  const char* argv[] = {"prog", "--n", "2^10", "--dist=same", "--flag"};
+  REQUIRE(cli.parse(5, argv));
+  CHECK(n == 1024);
+  CHECK(dist == "same");
+  CHECK(flag);
+  CHECK(reps == 3);
+  CHECK(csv.empty());
+
+  const char* help[] = {"prog", "--n", "oops", "--help"};
+  CHECK_FALSE(cli.parse(4, help));  // --help wins, and nothing else is checked
+}
+
+TEST_CASE("CommandLine rejects bad command lines with a message naming the option", "[cli]") {
+  std::size_t n = 7;
+  int reps = 3;
+  std::string dist = "uniform";
+  bool flag = false;
+  course::CommandLine cli("prog", "summary");
+  cli.number("--n", &n, "count", std::size_t{1})
+      .number("--reps", &reps, "reps", 1, 50)
+      .choice("--dist", &dist, {"uniform", "same"}, "dist")
+      .flag("--flag", &flag, "a flag");
+
+  auto message_for = [&](std::vector<const char*> args) -> std::string {
+    args.insert(args.begin(), "prog");
+    try {
+      cli.parse(static_cast<int>(args.size()), args.data());
+    } catch (const course::UsageError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  CHECK(contains(message_for({"--bogus"}), "unknown option --bogus"));
+  CHECK(contains(message_for({"stray"}), "unexpected argument 'stray'"));
+  CHECK(contains(message_for({"--n"}), "--n needs a value"));
+  CHECK(contains(message_for({"--n", "abc"}), "--n: 'abc' is not a count"));
+  CHECK(contains(message_for({"--n", "0"}), "--n must be a whole number from 1"));
+  CHECK(contains(message_for({"--reps", "51"}), "--reps must be a whole number from 1 to 50"));
+  CHECK(contains(message_for({"--dist", "zipf"}), "--dist must be one of uniform|same"));
+  CHECK(contains(message_for({"--flag=1"}), "--flag takes no value"));
+  CHECK(contains(cli.usage(), "--dist uniform|same"));
+  CHECK(contains(cli.usage(), "(default 7)"));
+}
+
+TEST_CASE("parse_or_exit prints one error line and the usage and exits 2", "[cli]") {
+  const ProcessResult bad = run_process(std::string(COURSE_DEMO_PATH) + " cli --n abc");
+  CHECK(bad.exit_status == 2);
+  CHECK(bad.output.rfind("common_demo: error: --n: 'abc' is not a count", 0) == 0);
+  CHECK(contains(bad.output, "usage: common_demo [options]"));
+
+  const ProcessResult help = run_process(std::string(COURSE_DEMO_PATH) + " cli --help");
+  CHECK(help.exit_status == 0);
+  CHECK(contains(help.output, "usage: common_demo [options]"));
+
+  const ProcessResult good = run_process(std::string(COURSE_DEMO_PATH) + " cli --n 1Ki --verbose");
+  CHECK(good.exit_status == 0);
+  CHECK(contains(good.output, "n=1024 reps=5 dist=uniform verbose=1"));
+}
+
+// ---- CUDA_CHECK -------------------------------------------------------------------------------
+
+TEST_CASE("CUDA_CHECK reports file, line, call and error, then exits 1", "[check]") {
+  const ProcessResult r = run_process(std::string(COURSE_DEMO_PATH) + " check");
+  INFO(r.output);
+  CHECK(r.exit_status == 1);
+  CHECK(contains(r.output, "common_demo.cpp:"));
+  CHECK(contains(r.output, ": cudaSetDevice(-1) failed: cudaError"));
+  CHECK_FALSE(contains(r.output, "unreachable"));
+}
+
+TEST_CASE("cuda_error_message names the error and hints at the usual fixes", "[check]") {
+  const std::string m =
+      course::cuda_error_message(cudaErrorNoKernelImageForDevice, "kernel<<<1, 1>>>()", "f.cu", 9);
+  CHECK(m.rfind("f.cu:9: kernel<<<1, 1>>>() failed: cudaErrorNoKernelImageForDevice (", 0) == 0);
+  CHECK(contains(m, "CMAKE_CUDA_ARCHITECTURES=native"));
+  CHECK(contains(course::cuda_error_message(cudaErrorInsufficientDriver, "c", "f", 1),
+                 "update the driver"));
+}
+
+// ---- timing ------------------------------------------------------------------------------------
+
+TEST_CASE("median takes the middle sample, or the mean of the middle two", "[timing]") {
+  CHECK(course::median({5.0}) == 5.0);
+  CHECK(course::median({3.0, 1.0, 2.0}) == 2.0);
+  CHECK(course::median({4.0, 1.0, 3.0, 2.0}) == 2.5);
+  CHECK(course::median({9.0, 1.0, 1.0, 1.0, 8.0}) == 1.0);  // not the mean
+  REQUIRE_THROWS(course::median({}));
+}
+
+TEST_CASE("time_cpu warms up, prepares before every run and summarises the runs", "[timing]") {
+  int prepared = 0;
+  int ran = 0;
+  const course::Timing t = course::time_cpu([&] { ++prepared; }, [&] { ++ran; }, 7, 2);
+  CHECK(prepared == 9);
+  CHECK(ran == 9);
+  CHECK(t.reps == 7);
+  CHECK(t.min_ms <= t.median_ms);
+  CHECK(t.median_ms <= t.max_ms);
+  REQUIRE_THROWS(course::time_cpu([] {}, 0));
+}
+
+// ---- inputs ------------------------------------------------------------------------------------
+
+TEST_CASE("random_bytes is a pure function of seed and index, on any number of threads",
+          "[inputs]") {
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = (std::size_t{3} << 20) + 5;  // large enough to be filled by threads
+  const std::vector<std::uint8_t> bytes = course::random_bytes(n, seed);
+  REQUIRE(bytes.size() == n);
+  std::size_t differences = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto expected =
+        static_cast<std::uint8_t>(course::random_u64(seed, i / 8) >> (8 * (i % 8)));
+    differences += bytes[i] != expected;
+  }
+  CHECK(differences == 0);
+  CHECK(course::random_bytes(1000, seed) ==
+        std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 1000));
+  CHECK(course::random_bytes(1000, seed + 1) !=
+        std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + 1000));
+}
+
+TEST_CASE("random_bytes looks uniform", "[inputs]") {
+  const std::size_t n = 1 << 20;
+  const std::vector<std::uint8_t> bytes = course::random_bytes(n, course::test::seed());
+  std::vector<double> counts(256, 0.0);
+  for (auto b : bytes)
+    counts[b] += 1.0;
+  // Chi-squared with 255 degrees of freedom: mean 255, sd 22.6. 400 is 6.4 sd out.
+  double chi2 = 0.0;
+  const double expected = n / 256.0;
+  for (double c : counts)
+    chi2 += (c - expected) * (c - expected) / expected;
+  CHECK(chi2 < 400.0);
+}
+
+TEST_CASE("random_ints and random_reals stay in their ranges and cover them", "[inputs]") {
+  const std::uint64_t seed = course::test::seed();
+  const auto ints = course::random_ints<int>(100000, seed, -3, 3);
+  CHECK(std::set<int>(ints.begin(), ints.end()) == std::set<int>{-3, -2, -1, 0, 1, 2, 3});
+  const auto full = course::random_ints<std::uint32_t>(1000, seed, 0, 0xFFFFFFFFu);
+  CHECK(std::set<std::uint32_t>(full.begin(), full.end()).size() > 990);
+  const auto reals = course::random_reals<float>(100000, seed, -1.0f, 1.0f);
+  float lo = 2.0f;
+  float hi = -2.0f;
+  for (float x : reals) {
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  CHECK(lo >= -1.0f);
+  CHECK(lo < -0.99f);
+  CHECK(hi < 1.0f);
+  CHECK(hi > 0.99f);
+  CHECK(course::random_reals<double>(10, seed, 0.0, 1.0) ==
+        course::random_reals<double>(10, seed, 0.0, 1.0));
+}
+
+// ---- the table ---------------------------------------------------------------------------------
+
+TEST_CASE("ResultTable computes GB/s, % of copy and speedup, and marks skipped rows", "[table]") {
+  course::ResultTable table("title line", 2000.0, 50.0, "CPU x");
+  course::Timing t;
+  t.median_ms = 0.5;
+  t.min_ms = 0.4;
+  t.max_ms = 0.7;
+  t.reps = 9;
+  table.add({"v1", "an idea, with a comma", t, 500e6, course::Check::ok, ""});
+  table.add({"v2", "another", t, 500e6, course::Check::skipped, "32-bit bins wrap"});
+  const course::TableRow& row = table.rows()[0];
+  CHECK(course::ResultTable::gbps(row) == Approx(1000.0));
+  CHECK(table.percent_of_copy(row) == Approx(50.0));
+  CHECK(table.speedup(row) == Approx(100.0));
+  CHECK_FALSE(table.any_failed());
+
+  const std::string text = table.text();
+  CHECK(text.rfind("title line\n", 0) == 0);
+  CHECK(contains(text, "1000.0"));
+  CHECK(contains(text, "50.0%"));
+  CHECK(contains(text, "100.0x"));
+  CHECK(contains(text, "v2: 32-bit bins wrap"));
+
+  const std::string csv = table.csv({{"lesson", "01"}, {"device", "GPU, 80GB"}});
+  CHECK(csv.rfind("lesson,device,version,idea,median_ms,min_ms,max_ms,reps,", 0) == 0);
+  CHECK(contains(csv,
+                 "\n01,\"GPU, 80GB\",v1,\"an idea, with a comma\",0.500000,0.400000,0.700000,9,"));
+  CHECK(contains(csv, ",skipped,32-bit bins wrap\n"));
+
+  table.add({"v3", "broken", t, 1.0, course::Check::fail, "off by one"});
+  CHECK(table.any_failed());
+}
+
+TEST_CASE("format fills a std::string like printf", "[table]") {
+  CHECK(course::format("%d-%s-%.2f", 7, "x", 1.5) == "7-x-1.50");
+  CHECK(course::format("%s", std::string(5000, 'a').c_str()).size() == 5000);
+}
+
+// ---- the GPU side ------------------------------------------------------------------------------
+
+namespace {
+__global__ void write_one(int* p, long long index, int value) {
+  p[index] = value;
+}
+}  // namespace
+
+TEST_CASE("a GPU is usable when these tests run", "[gpu]") {
+  std::string why;
+  const bool usable = course::probe_gpu(&why);
+  INFO(why);
+  REQUIRE(usable);
+}
+
+TEST_CASE("DeviceBuffer uploads, fills, downloads and moves", "[gpu]") {
+  const std::vector<int> host = course::random_ints<int>(1001, course::test::seed(), -50, 50);
+  course::DeviceBuffer<int> buffer(host);
+  CHECK(buffer.size() == 1001);
+  CHECK(buffer.bytes() == 1001 * sizeof(int));
+  CHECK(buffer.download() == host);
+
+  buffer.fill_bytes(0xFF);
+  CHECK(buffer.download() == std::vector<int>(1001, -1));
+
+  course::DeviceBuffer<int> moved(std::move(buffer));
+  CHECK(moved.size() == 1001);
+  CHECK(buffer.size() == 0);  // NOLINT(bugprone-use-after-move): the moved-from state is defined
+  CHECK(buffer.data() == nullptr);
+  CHECK(course::DeviceBuffer<int>(0).download().empty());
+}
+
+TEST_CASE("GuardedBuffer notices a write one element past the end", "[gpu]") {
+  course::test::GuardedBuffer<int> inside(100);
+  write_one<<<1, 1>>>(inside.data(), 99, 7);
+  CUDA_CHECK_LAUNCH();
+  CHECK(inside.guards_intact());
+  CHECK(inside.download()[99] == 7);
+
+  course::test::GuardedBuffer<int> after(100);
+  write_one<<<1, 1>>>(after.data(), 100, 7);
+  CUDA_CHECK_LAUNCH();
+  CHECK_FALSE(after.guards_intact());
+
+  course::test::GuardedBuffer<int> before(100);
+  write_one<<<1, 1>>>(before.data(), -1, 7);
+  CUDA_CHECK_LAUNCH();
+  CHECK_FALSE(before.guards_intact());
+}
+
+TEST_CASE("time_gpu times with events and the copy bandwidth is plausible", "[gpu]") {
+  course::DeviceBuffer<float> a(1 << 24);
+  course::DeviceBuffer<float> b(1 << 24);
+  int prepared = 0;
+  const course::Timing t = course::time_gpu(
+      [&] { ++prepared; },
+      [&] { CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice)); },
+      5, 1);
+  CHECK(prepared == 6);
+  CHECK(t.reps == 5);
+  CHECK(t.median_ms > 0.0);
+  CHECK(t.min_ms <= t.median_ms);
+  const double gbps = course::measure_copy_gbps(std::size_t{64} << 20, 3);
+  CHECK(gbps > 10.0);      // any GPU of compute capability 7.0 or newer
+  CHECK(gbps < 100000.0);  // and no GPU this decade
+}

@@ -1,0 +1,66 @@
+// Timing, done one way everywhere: warm up, repeat, report the median (and the spread).
+// This header is plain C++, so CPU programs use it without CUDA; gpu_timing.hpp times the GPU.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <stdexcept>
+#include <vector>
+
+namespace course {
+
+// The median of the samples (the mean of the middle two for an even count).
+inline double median(std::vector<double> samples) {
+  if (samples.empty()) throw std::invalid_argument("median of no samples");
+  const std::size_t mid = samples.size() / 2;
+  std::nth_element(samples.begin(), samples.begin() + mid, samples.end());
+  const double upper = samples[mid];
+  if (samples.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(samples.begin(), samples.begin() + mid);
+  return 0.5 * (lower + upper);
+}
+
+struct Timing {
+  double median_ms = 0.0;
+  double min_ms = 0.0;
+  double max_ms = 0.0;
+  int reps = 0;
+};
+
+inline Timing summarise(const std::vector<double>& samples_ms) {
+  Timing t;
+  t.median_ms = median(samples_ms);
+  t.min_ms = *std::min_element(samples_ms.begin(), samples_ms.end());
+  t.max_ms = *std::max_element(samples_ms.begin(), samples_ms.end());
+  t.reps = static_cast<int>(samples_ms.size());
+  return t;
+}
+
+// Times a host function with std::chrono::steady_clock: `warmups` untimed calls, then `reps`
+// timed ones. `prepare` runs before each call, untimed.
+template <typename Prepare, typename Run>
+Timing time_cpu(Prepare&& prepare, Run&& run, int reps, int warmups = 1) {
+  if (reps < 1) throw std::invalid_argument("time_cpu needs reps >= 1");
+  for (int i = 0; i < warmups; ++i) {
+    prepare();
+    run();
+  }
+  std::vector<double> samples;
+  samples.reserve(static_cast<std::size_t>(reps));
+  for (int i = 0; i < reps; ++i) {
+    prepare();
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    const auto stop = std::chrono::steady_clock::now();
+    samples.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+  }
+  return summarise(samples);
+}
+
+template <typename Run>
+Timing time_cpu(Run&& run, int reps, int warmups = 1) {
+  return time_cpu([] {}, run, reps, warmups);
+}
+
+}  // namespace course

@@ -1,0 +1,22 @@
+# Runs every lesson program at its default size, in order: the target "run_lessons".
+#   cmake -D BIN_DIR=<build dir> -P scripts/run_lessons.cmake
+# A lesson that finds no GPU exits 77 after its CPU part; that counts as skipped, not failed.
+file(GLOB lessons "${BIN_DIR}/bin/lesson[0-9][0-9]")
+list(SORT lessons)
+set(failed "")
+set(skipped "")
+foreach(lesson IN LISTS lessons)
+  get_filename_component(name "${lesson}" NAME)
+  message("\n==================== ${name} ====================")
+  execute_process(COMMAND "${lesson}" RESULT_VARIABLE status)
+  if(status EQUAL 77)
+    list(APPEND skipped ${name})
+  elseif(NOT status EQUAL 0)
+    list(APPEND failed "${name} (exit ${status})")
+  endif()
+endforeach()
+list(LENGTH lessons count)
+message("\nran ${count} lesson(s); skipped for want of a GPU: ${skipped}; failed: ${failed}")
+if(failed)
+  message(FATAL_ERROR "some lessons failed: ${failed}")
+endif()
