@@ -15,8 +15,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <limits>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -306,6 +308,21 @@ inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
     std::fprintf(stderr, "%s: error: %s\n\n%s", cli.program().c_str(), e.what(),
                  cli.usage().c_str());
     std::exit(kExitBadArguments);
+  }
+}
+
+// Runs a program's body and turns the errors it throws into one line and an exit status, so a
+// student never sees "terminate called after throwing an instance of std::bad_alloc".
+template <typename Body>
+int run_program(const std::string& program, Body body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "%s: error: not enough host memory for this --n\n", program.c_str());
+    return kExitBadArguments;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
+    return 1;
   }
 }
 

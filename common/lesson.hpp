@@ -10,8 +10,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <exception>
-#include <new>
 #include <string>
 
 #include "check.hpp"
@@ -20,6 +18,7 @@
 #include "device_report.hpp"
 #include "gpu_timing.hpp"
 #include "inputs.hpp"
+#include "launch.hpp"
 #include "nvtx.hpp"
 #include "table.hpp"
 #include "timing.hpp"
@@ -72,21 +71,6 @@ inline void require_device_memory(const std::string& program, std::size_t bytes,
                  program.c_str(), what.c_str(), static_cast<double>(bytes) / gib,
                  static_cast<double>(free_bytes) / gib);
     std::exit(kExitBadArguments);
-  }
-}
-
-// Runs a lesson's body and turns the errors it throws into one line and an exit status, so a
-// student never sees "terminate called after throwing an instance of std::bad_alloc".
-template <typename Body>
-int run_program(const std::string& program, Body body) {
-  try {
-    return body();
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "%s: error: not enough host memory for this --n\n", program.c_str());
-    return kExitBadArguments;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
-    return kExitCheckFailed;
   }
 }
 

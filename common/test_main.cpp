@@ -1,9 +1,11 @@
 // The main() of every course test program (Catch2 v2 or v3).
 //
-// Test cases tagged [gpu] are registered with CTest twice over (see the top CMakeLists.txt):
-// those runs pass --needs-gpu, and with no usable CUDA device this main prints why and returns
-// 77, which CTest reports as "skipped", never as "passed". Set COURSE_REQUIRE_GPU=1 to turn that
-// skip into a failure (on a GPU machine, so a broken driver cannot pass as "no GPU").
+// Test cases tagged [gpu] are registered with CTest apart from the others (see the top
+// CMakeLists.txt): their runs pass --needs-gpu, and with no usable CUDA device this main prints
+// why and returns 77, which CTest reports as "skipped", never as "passed". Set
+// COURSE_REQUIRE_GPU=1 to turn that skip into a failure (on a GPU machine, so a broken driver
+// cannot pass as "no GPU"). Test cases tagged [large] also pass --needs-gpu-memory BYTES, and are
+// skipped the same way on a GPU with less free memory.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "check.hpp"
+#include "cli.hpp"
 
 #if COURSE_CATCH2_MAJOR == 3
 #include <catch2/catch_session.hpp>
@@ -43,12 +46,17 @@ std::uint64_t seed() {
 int main(int argc, char** argv) {
   constexpr int kSkipped = 77;
   bool needs_gpu = false;
+  std::uint64_t needs_memory = 0;
   bool listing = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--needs-gpu") {
       needs_gpu = true;
+      continue;
+    }
+    if (arg == "--needs-gpu-memory" && i + 1 < argc) {
+      needs_memory = course::parse_count(argv[++i]);
       continue;
     }
     if (arg.rfind("--list", 0) == 0 || arg == "-l") listing = true;
@@ -64,6 +72,14 @@ int main(int argc, char** argv) {
         return 1;
       }
       std::printf("SKIPPED: no usable CUDA GPU (%s)\n", why.c_str());
+      return kSkipped;
+    }
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (free_bytes < needs_memory) {
+      std::printf("SKIPPED: needs %llu bytes of free GPU memory, %zu are free\n",
+                  static_cast<unsigned long long>(needs_memory), free_bytes);
       return kSkipped;
     }
   }

@@ -37,10 +37,20 @@ inline Timing summarise(const std::vector<double>& samples_ms) {
   return t;
 }
 
+// Whether a timing loop may stop early: slow versions stop once their samples add up to
+// budget_ms (0: no budget), but never before 3 samples.
+inline bool budget_spent(const std::vector<double>& samples, double budget_ms) {
+  double total = 0.0;
+  for (double s : samples)
+    total += s;
+  return budget_ms > 0.0 && samples.size() >= 3 && total >= budget_ms;
+}
+
 // Times a host function with std::chrono::steady_clock: `warmups` untimed calls, then `reps`
-// timed ones. `prepare` runs before each call, untimed.
+// timed ones (fewer when they exceed budget_ms, see budget_spent). `prepare` runs before each
+// call, untimed.
 template <typename Prepare, typename Run>
-Timing time_cpu(Prepare&& prepare, Run&& run, int reps, int warmups = 1) {
+Timing time_cpu(Prepare&& prepare, Run&& run, int reps, int warmups = 1, double budget_ms = 0.0) {
   if (reps < 1) throw std::invalid_argument("time_cpu needs reps >= 1");
   for (int i = 0; i < warmups; ++i) {
     prepare();
@@ -54,13 +64,14 @@ Timing time_cpu(Prepare&& prepare, Run&& run, int reps, int warmups = 1) {
     run();
     const auto stop = std::chrono::steady_clock::now();
     samples.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    if (budget_spent(samples, budget_ms)) break;
   }
   return summarise(samples);
 }
 
 template <typename Run>
-Timing time_cpu(Run&& run, int reps, int warmups = 1) {
-  return time_cpu([] {}, run, reps, warmups);
+Timing time_cpu(Run&& run, int reps, int warmups = 1, double budget_ms = 0.0) {
+  return time_cpu([] {}, run, reps, warmups, budget_ms);
 }
 
 }  // namespace course
