@@ -1,5 +1,5 @@
 // Timing, done one way everywhere: warm up, repeat, report the median (and the spread).
-// This header is plain C++, so CPU programs use it without CUDA; gpu_timing.hpp times the GPU.
+// This header is plain C++, so CPU programs use it without CUDA; gpu_timing.cuh times the GPU.
 #pragma once
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "kernels.cuh"
-#include "lesson.hpp"
+#include "lesson.cuh"
 #include "reference.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "check.hpp"
 #include "device_memory.hpp"
-#include "gpu_timing.hpp"
+#include "gpu_timing.cuh"
 #include "table.hpp"
 
 #ifndef COURSE_CUDA_ARCHITECTURES
