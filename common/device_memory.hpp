@@ -20,6 +20,8 @@ namespace course {
 template <typename T>
 class DeviceBuffer {
  public:
+  using value_type = T;
+
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     if (count_ > 0) CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));

@@ -105,50 +105,51 @@ inline void histogram_wide_bins(const std::uint8_t* data, std::size_t n, unsigne
 
 // ---- v3 and v4 ----------------------------------------------------------------------------------
 
-// Reads data[0, n) in a grid-stride loop, 16 bytes (one uint4) per load from the 16-byte-aligned
-// middle of the array, kLoads loads at a time, and hands each 32-bit word to count_word(word)
-// (its bytes in little-endian order). The unaligned head and the tail (under 16 bytes each) go
-// one byte per thread to the grid's first threads, as count_byte(byte). Any pointer and any
-// n >= 0 work.
-template <int kLoads, typename CountByte, typename CountWord>
-__device__ __forceinline__ void for_each_word(const std::uint8_t* data, std::size_t n,
-                                              CountByte count_byte, CountWord count_word) {
-  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(data) % 16;
-  const std::size_t head = misalignment == 0 ? 0 : (n < 16 - misalignment ? n : 16 - misalignment);
-  const std::size_t vectors = (n - head) / 16;
-  const uint4* body = reinterpret_cast<const uint4*>(data + head);
-  for (std::size_t i = thread; i < vectors; i += kLoads * threads) {
-    uint4 v[kLoads];
-#pragma unroll
-    for (int u = 0; u < kLoads; ++u) {  // all loads first: kLoads requests in flight at once
-      if (i + u * threads < vectors) v[u] = body[i + u * threads];
-    }
-#pragma unroll
-    for (int u = 0; u < kLoads; ++u) {
-      if (i + u * threads < vectors) {
-        count_word(v[u].x);
-        count_word(v[u].y);
-        count_word(v[u].z);
-        count_word(v[u].w);
-      }
-    }
-  }
-  const std::size_t tail = head + vectors * 16;
-  if (thread < head) count_byte(data[thread]);
-  if (thread < n - tail) count_byte(data[tail + thread]);
-}
+// The bytes of data[0, n), split for 16-byte loads: an unaligned head (under 16 bytes), a body
+// of 16-byte-aligned uint4 vectors, and a tail (under 16 bytes). Any pointer and any n work.
+struct Aligned16 {
+  const std::uint8_t* data;
+  std::size_t n;
+  std::size_t head;     // bytes before the first 16-byte boundary
+  std::size_t vectors;  // whole uint4s after it
 
-// for_each_word, with every byte of each word handed to count(byte).
-template <int kLoads, typename Count>
-__device__ __forceinline__ void for_each_byte(const std::uint8_t* data, std::size_t n,
-                                              Count count) {
-  for_each_word<kLoads>(data, n, count, [&](unsigned int word) {
+  __device__ Aligned16(const std::uint8_t* data_, std::size_t n_) : data(data_), n(n_) {
+    const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(data) % 16;
+    head = misalignment == 0 ? 0 : (n < 16 - misalignment ? n : 16 - misalignment);
+    vectors = (n - head) / 16;
+  }
+  __device__ const uint4* body() const { return reinterpret_cast<const uint4*>(data + head); }
+  // The head and tail bytes, one per thread, for the grid's first threads.
+  template <typename Count>
+  __device__ void count_edges(std::size_t thread, Count count) const {
+    const std::size_t tail = head + vectors * 16;
+    if (thread < head) count(data[thread]);
+    if (thread < n - tail) count(data[tail + thread]);
+  }
+};
+
+// Hands the 16 bytes of v to count(byte).
+template <typename Count>
+__device__ __forceinline__ void count_vector(const uint4& v, Count count) {
+  for (unsigned int word : {v.x, v.y, v.z, v.w}) {
 #pragma unroll
     for (int k = 0; k < 4; ++k)
       count((word >> (8 * k)) & 0xFFu);
-  });
+  }
+}
+
+// Calls count(byte) for every byte of data[0, n): each thread of the grid reads every
+// (grid size)-th uint4 of the body, and the first threads take the head and tail.
+template <typename Count>
+__device__ __forceinline__ void for_each_byte(const std::uint8_t* data, std::size_t n,
+                                              Count count) {
+  const Aligned16 bytes(data, n);
+  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = thread; i < bytes.vectors; i += threads) {
+    count_vector(bytes.body()[i], count);
+  }
+  bytes.count_edges(thread, count);
 }
 
 // v3 16-byte loads: each thread reads a uint4 and counts its 16 bytes (v2: one byte per load),
@@ -159,7 +160,7 @@ __global__ void vector_loads_kernel(const std::uint8_t* data, std::size_t n,
   for (int b = threadIdx.x; b < kBins; b += blockDim.x)
     block_bins[b] = 0;
   __syncthreads();  // zeroed before counting
-  for_each_byte<1>(data, n, [&](unsigned int byte) { atomicAdd(&block_bins[byte], 1u); });
+  for_each_byte(data, n, [&](unsigned int byte) { atomicAdd(&block_bins[byte], 1u); });
   __syncthreads();  // counted before merging
   for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
     if (block_bins[b] != 0) atomicAdd(&bins[b], static_cast<unsigned long long>(block_bins[b]));
@@ -200,7 +201,7 @@ __global__ void warp_aggregated_kernel(const std::uint8_t* data, std::size_t n,
     block_bins[b] = 0;
   __syncthreads();  // zeroed before counting
   const unsigned int lane = threadIdx.x % kWarp;
-  for_each_byte<1>(data, n, [&](unsigned int byte) {
+  for_each_byte(data, n, [&](unsigned int byte) {
     const unsigned int peers = __match_any_sync(__activemask(), byte);
     if (lane == static_cast<unsigned int>(__ffs(peers) - 1)) {
       atomicAdd(&block_bins[byte], static_cast<unsigned int>(__popc(peers)));
@@ -250,74 +251,69 @@ struct LaneCopies {
 // v6 one copy of the histogram per lane: lane l counts only into copy l, which lives in bank l
 // (v5: one copy per block, so lanes with different bytes in one bank, or with the same byte,
 // were served one after another). No bank conflicts and no shared counters within a warp.
-template <int kThreads, int kLoads>
+// 1024 threads: each block zeroes and merges 32 KiB, so fewer, larger blocks do it less often.
+template <int kThreads>
 __global__ void __launch_bounds__(kThreads)
     lane_copies_kernel(const std::uint8_t* data, std::size_t n, unsigned long long* bins) {
   __shared__ LaneCopies copies;
   copies.zero();
   __syncthreads();  // zeroed before counting
   unsigned int* mine = copies.copy_of_this_lane();
-  for_each_byte<kLoads>(data, n, [&](unsigned int byte) { atomicAdd(&mine[byte * kWarp], 1u); });
+  for_each_byte(data, n, [&](unsigned int byte) { atomicAdd(&mine[byte * kWarp], 1u); });
   __syncthreads();  // counted before merging
   copies.merge_into(bins);
 }
 
-constexpr int kLaneCopiesThreads = 512;
-constexpr int kLaneCopiesLoads = 1;
+constexpr int kLaneCopiesThreads = 1024;
 
-template <int kThreads = kLaneCopiesThreads, int kLoads = kLaneCopiesLoads>
-void histogram_lane_copies(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
-                           Launch launch = {}) {
+inline void histogram_lane_copies(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
+                                  Launch launch = {}) {
   static const int resident =
-      course::occupancy_grid(lane_copies_kernel<kThreads, kLoads>, kThreads);
+      course::occupancy_grid(lane_copies_kernel<kLaneCopiesThreads>, kLaneCopiesThreads);
   zero_bins(bins, launch);
-  lane_copies_kernel<kThreads, kLoads>
-      <<<launch.grid_or(resident), kThreads, 0, launch.stream>>>(data, n, bins);
+  lane_copies_kernel<kLaneCopiesThreads>
+      <<<launch.grid_or(resident), kLaneCopiesThreads, 0, launch.stream>>>(data, n, bins);
   CUDA_CHECK_LAUNCH();
 }
 
 // ---- v7 -----------------------------------------------------------------------------------------
 
-// v7 runs counted in registers: a 32-bit word of four equal bytes is one atomic of +4 (v6: four
-// atomics of +1). Aimed at the worst case again, now that no lane waits for another: all bytes
-// equal costs a quarter of the atomics, and other words pay one comparison. Same copies as v6.
-template <int kThreads, int kLoads>
+// v7 the next load in flight while this one is counted: each thread issues the load of its
+// next uint4 before counting the current one, and its first load before zeroing the shared
+// memory (v6: load, wait for it, count, then load again). The memory never waits on the
+// counting, nor the counting on the memory. Same lane copies as v6.
+template <int kThreads>
 __global__ void __launch_bounds__(kThreads)
-    register_runs_kernel(const std::uint8_t* data, std::size_t n, unsigned long long* bins) {
+    pipelined_kernel(const std::uint8_t* data, std::size_t n, unsigned long long* bins) {
   __shared__ LaneCopies copies;
+  const Aligned16 bytes(data, n);
+  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  uint4 next{};
+  if (thread < bytes.vectors) next = bytes.body()[thread];  // in flight during the zeroing
   copies.zero();
   __syncthreads();  // zeroed before counting
   unsigned int* mine = copies.copy_of_this_lane();
-  auto add = [&](unsigned int byte, unsigned int amount) {
-    atomicAdd(&mine[byte * kWarp], amount);
-  };
-  for_each_word<kLoads>(
-      data, n, [&](unsigned int byte) { add(byte, 1); },
-      [&](unsigned int word) {
-        const unsigned int low = word & 0xFFu;
-        if (word == low * 0x01010101u) {  // four equal bytes: the byte times 0x01010101
-          add(low, 4);
-        } else {
-#pragma unroll
-          for (int k = 0; k < 4; ++k)
-            add((word >> (8 * k)) & 0xFFu, 1);
-        }
-      });
+  auto count = [&](unsigned int byte) { atomicAdd(&mine[byte * kWarp], 1u); };
+  for (std::size_t i = thread; i < bytes.vectors; i += threads) {
+    const uint4 current = next;
+    if (i + threads < bytes.vectors) next = bytes.body()[i + threads];  // before counting
+    count_vector(current, count);
+  }
+  bytes.count_edges(thread, count);
   __syncthreads();  // counted before merging
   copies.merge_into(bins);
 }
 
-constexpr int kRegisterRunsThreads = 512;
-constexpr int kRegisterRunsLoads = 1;
+constexpr int kPipelinedThreads = 1024;
 
-template <int kThreads = kRegisterRunsThreads, int kLoads = kRegisterRunsLoads>
-void histogram_register_runs(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
-                             Launch launch = {}) {
+inline void histogram_pipelined(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
+                                Launch launch = {}) {
   static const int resident =
-      course::occupancy_grid(register_runs_kernel<kThreads, kLoads>, kThreads);
+      course::occupancy_grid(pipelined_kernel<kPipelinedThreads>, kPipelinedThreads);
   zero_bins(bins, launch);
-  register_runs_kernel<kThreads, kLoads>
-      <<<launch.grid_or(resident), kThreads, 0, launch.stream>>>(data, n, bins);
+  pipelined_kernel<kPipelinedThreads>
+      <<<launch.grid_or(resident), kPipelinedThreads, 0, launch.stream>>>(data, n, bins);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -342,16 +338,18 @@ inline std::vector<Version> versions() {
       {"v3", "16-byte loads", nullptr, histogram_vector_loads},
       {"v4", "grid from occupancy", nullptr, histogram_occupancy_grid},
       {"v5", "warp-aggregated increments", nullptr, histogram_warp_aggregated},
-      {"v6", "one histogram copy per lane", nullptr, histogram_lane_copies<>},
-      {"v7", "runs of equal bytes counted in registers", nullptr, histogram_register_runs<>},
+      {"v6", "one histogram copy per lane", nullptr, histogram_lane_copies},
+      {"v7", "next load in flight while counting", nullptr, histogram_pipelined},
   };
 }
 
 // ---- the library --------------------------------------------------------------------------------
 
 // CUB's DeviceHistogram::HistogramEven, as a user would call it: 257 levels 0, 1, ..., 256 make
-// 256 bins of width 1; 64-bit counters and a 64-bit sample count, so any n is exact. The
-// temporary storage is allocated once, outside the timed calls.
+// 256 bins of width 1, and the temporary storage is allocated once, outside the timed calls.
+// Counter is unsigned int, CUB's fast path, when no bin can pass 2^32 (n < 2^32), and
+// unsigned long long beyond: CUB's 64-bit counters take a slower path, so the choice matters.
+template <typename Counter>
 class CubHistogram {
  public:
   explicit CubHistogram(std::size_t n) : n_(n) {
@@ -359,20 +357,24 @@ class CubHistogram {
     CUDA_CHECK(call(nullptr, bytes, nullptr, nullptr, nullptr));
     temp_ = course::DeviceBuffer<unsigned char>(bytes);
   }
-  void operator()(const std::uint8_t* data, unsigned long long* bins,
-                  cudaStream_t stream = nullptr) {
+  void operator()(const std::uint8_t* data, Counter* bins, cudaStream_t stream = nullptr) {
     std::size_t bytes = temp_.size();
     CUDA_CHECK(call(temp_.data(), bytes, data, bins, stream));
   }
 
  private:
-  cudaError_t call(void* temp, std::size_t& bytes, const std::uint8_t* data,
-                   unsigned long long* bins, cudaStream_t stream) const {
+  cudaError_t call(void* temp, std::size_t& bytes, const std::uint8_t* data, Counter* bins,
+                   cudaStream_t stream) const {
     return cub::DeviceHistogram::HistogramEven(temp, bytes, data, bins, kBins + 1, 0, kBins,
                                                static_cast<long long>(n_), stream);
   }
   std::size_t n_;
   course::DeviceBuffer<unsigned char> temp_;
 };
+
+// Whether 32-bit counters are exact for n bytes: no bin can hold more than n.
+inline bool narrow_counters_suffice(std::size_t n) {
+  return n <= 0xFFFFFFFFull;
+}
 
 }  // namespace lesson01

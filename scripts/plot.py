@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Draws a lesson's chart from the CSVs its program wrote: effective GB/s per version, one bar per
+run (size and input), on a log scale, with the measured copy bandwidth as a dashed line and the
+library's bars hatched.
+
+    python3 scripts/plot.py OUT.png TITLE a.csv b.csv ...
+
+Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
+"""
+
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def label(rows):
+    n = int(rows[0]["n"])
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20)):
+        if n % size == 0:
+            return f"{n // size} {unit}, {rows[0]['dist']}"
+    return f"n = {n}, {rows[0]['dist']}"
+
+
+def main(argv):
+    if len(argv) < 4:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    out, title, paths = argv[1], argv[2], argv[3:]
+    runs = [read(p) for p in paths]
+    versions = []
+    for rows in runs:
+        for r in rows:
+            if r["version"] not in versions:
+                versions.append(r["version"])
+    width = 0.8 / len(runs)
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    colors = plt.get_cmap("tab10").colors
+    for k, rows in enumerate(runs):
+        by_version = {r["version"]: r for r in rows}
+        xs, ys, hatches = [], [], []
+        for i, v in enumerate(versions):
+            r = by_version.get(v)
+            if r is None or r["check"] != "ok":
+                continue
+            xs.append(i + (k - (len(runs) - 1) / 2) * width)
+            ys.append(float(r["gbps"]))
+            hatches.append("//" if not v.startswith("v") else "")
+        bars = ax.bar(xs, ys, width, label=label(rows), color=colors[k % 10], edgecolor="black",
+                      linewidth=0.4)
+        for bar, hatch in zip(bars, hatches):
+            bar.set_hatch(hatch)
+    copy = float(runs[0][0]["copy_gbps"])
+    ax.axhline(copy, color="black", linestyle="--", linewidth=1)
+    ax.text(len(versions) - 0.5, copy * 1.08, f"device-to-device copy {copy:.0f} GB/s", ha="right",
+            fontsize=9)
+    ax.set_yscale("log")
+    ax.set_ylabel("effective GB/s (bytes counted / median time), log scale")
+    ax.set_xticks(range(len(versions)))
+    ax.set_xticklabels(versions)
+    ax.set_xlim(-0.6, len(versions) - 0.4)
+    ax.set_title(f"{title}\n{runs[0][0]['device']}, CUDA {runs[0][0]['cuda']}; "
+                 "hatched: the library", fontsize=11)
+    ax.legend(loc="upper left", fontsize=9)
+    ax.grid(axis="y", which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

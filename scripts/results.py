@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Regenerates the measured parts of the course's Markdown files from the CSVs and logs that the
+lesson programs wrote, so that no figure in a write-up is typed by hand.
+
+    python3 scripts/results.py update lessons/01_atomics_histogram/README.md ...
+    python3 scripts/results.py check  lessons/01_atomics_histogram/README.md ...
+
+`check` changes nothing and exits 1 if a file differs from what its sources give (a hand edit,
+or a CSV that changed without `update`). Paths in the markers are relative to the repository.
+
+Markers (each generated block sits between a marker and its closing tag):
+
+  <!-- table full: docs/results/x/a.csv -->          the program's table, every column
+  <!-- /table -->
+  <!-- table summary: a.csv b.csv ... -->            GB/s and % of copy, one column per CSV,
+  <!-- /table -->                                    and the best version over the library
+  <!-- log: docs/results/x/run.txt -->               a program's output, verbatim
+  <!-- /log -->
+  <!-- log: docs/results/x/run.txt /regex/ -->       only the lines that match the regex
+  <!-- /log -->
+  <!--v a.csv v3 gbps-->1605.9<!--/v-->              one field of one row, inline
+  <!--v a.csv v3/v2 speedup-->9.1<!--/v-->           a ratio of two rows' speed (median times)
+
+Only the Python standard library is used, so `check` runs wherever the tests do.
+"""
+
+import csv
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+BLOCK = re.compile(r"(<!-- (table \w+|log): ([^>]*?) -->\n)(.*?)(<!-- /(?:table|log) -->)", re.S)
+INLINE = re.compile(r"(<!--v (\S+) (\S+) (\S+)-->)(.*?)(<!--/v-->)")
+
+
+def read_csv(path):
+    with open(os.path.join(ROOT, path), newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        raise ValueError(f"{path} has no rows")
+    return rows
+
+
+def number(text, digits):
+    return f"{float(text):.{digits}f}" if text not in ("", None) else "-"
+
+
+def row_of(rows, version, path):
+    for r in rows:
+        if r["version"] == version:
+            return r
+    raise ValueError(f"{path} has no row {version}")
+
+
+def label(rows):
+    n = int(rows[0]["n"])
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n % size == 0:
+            return f"{n // size} {unit}, {rows[0]['dist']}"
+    return f"n = {n}, {rows[0]['dist']}"
+
+
+def full_table(path):
+    rows = read_csv(path)
+    first = rows[0]
+    out = ["| version | idea | median ms | GB/s | % of copy | vs CPU | check |",
+           "| --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    for r in rows:
+        ran = r["check"] != "skipped"
+        speedup = f"{float(r['speedup_vs_cpu']):.1f}x" if ran else "-"
+        out.append(f"| {r['version']} | {r['idea']} | {number(r['median_ms'], 4)} | "
+                   f"{number(r['gbps'], 1)} | {number(r['pct_copy'], 1)} | {speedup} | "
+                   f"{r['check']} |")
+    out.append("")
+    out.append(f"{first['device']}, CUDA {first['cuda']}: `{first['command']}`. "
+               f"100% = {float(first['copy_gbps']):.1f} GB/s, the device-to-device copy "
+               f"measured by the same run; vs CPU = against {first['cpu']} "
+               f"({float(first['cpu_ms']):.3f} ms).")
+    return "\n".join(out) + "\n"
+
+
+def summary_table(paths):
+    tables = [(p, read_csv(p)) for p in paths]
+    versions = []
+    for _, rows in tables:
+        for r in rows:
+            if r["version"] not in versions:
+                versions.append(r["version"])
+    header = "| version | " + " | ".join(label(rows) for _, rows in tables) + " |"
+    out = [header, "| --- |" + " ---: |" * len(tables)]
+    for v in versions:
+        cells = []
+        for _, rows in tables:
+            r = next((r for r in rows if r["version"] == v), None)
+            if r is None or r["check"] == "skipped":
+                cells.append("-")
+            else:
+                mark = "" if r["check"] == "ok" else f" **{r['check']}**"
+                cells.append(f"{float(r['gbps']):.1f} ({float(r['pct_copy']):.0f}%){mark}")
+        out.append(f"| {v} | " + " | ".join(cells) + " |")
+    ratios = []
+    for _, rows in tables:
+        ours = [r for r in rows if r["version"].startswith("v") and r["check"] == "ok"]
+        library = [r for r in rows if not r["version"].startswith("v") and r["check"] == "ok"]
+        if ours and library:
+            best = min(ours, key=lambda r: float(r["median_ms"]))
+            lib = library[0]
+            ratios.append(f"{best['version']}: {float(lib['median_ms']) / float(best['median_ms']):.2f}x")
+        else:
+            ratios.append("-")
+    out.append("| best ÷ library | " + " | ".join(ratios) + " |")
+    first = tables[0][1][0]
+    out.append("")
+    out.append(f"GB/s (% of the device-to-device copy measured in the same run) on "
+               f"{first['device']}, CUDA {first['cuda']}. Commands:")
+    out.append("")
+    for _, rows in tables:
+        out.append(f"- `{rows[0]['command']}`")
+    return "\n".join(out) + "\n"
+
+
+def log_block(spec):
+    parts = spec.split(None, 1)
+    path = parts[0]
+    with open(os.path.join(ROOT, path)) as f:
+        lines = f.read().splitlines()
+    if len(parts) > 1:
+        pattern = parts[1].strip()
+        if not (pattern.startswith("/") and pattern.endswith("/")):
+            raise ValueError(f"log filter must be /regex/: {pattern}")
+        regex = re.compile(pattern[1:-1])
+        lines = [line for line in lines if regex.search(line)]
+    if not lines:
+        raise ValueError(f"no lines from {spec}")
+    return "```\n" + "\n".join(lines) + "\n```\n"
+
+
+def inline_value(path, version, field):
+    rows = read_csv(path)
+    if "/" in version:
+        top, bottom = version.split("/")
+        return f"{float(row_of(rows, bottom, path)['median_ms']) / float(row_of(rows, top, path)['median_ms']):.1f}"
+    r = row_of(rows, version, path)
+    value = r[field]
+    digits = {"median_ms": 4, "gbps": 1, "pct_copy": 1, "speedup_vs_cpu": 1, "cpu_ms": 3,
+              "copy_gbps": 1, "cpu_loop_ms": 3}.get(field)
+    return number(value, digits) if digits is not None else value
+
+
+def regenerate(text):
+    def block(m):
+        kind, spec = m.group(2), m.group(3)
+        if kind == "table full":
+            body = full_table(spec.strip())
+        elif kind == "table summary":
+            body = summary_table(spec.split())
+        elif kind == "log":
+            body = log_block(spec.strip())
+        else:
+            raise ValueError(f"unknown block {kind}")
+        return m.group(1) + body + m.group(5)
+
+    text = BLOCK.sub(block, text)
+    return INLINE.sub(lambda m: m.group(1) + inline_value(m.group(2), m.group(3), m.group(4))
+                      + m.group(6), text)
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ("update", "check"):
+        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        return 2
+    stale = []
+    for path in argv[2:]:
+        with open(path) as f:
+            text = f.read()
+        try:
+            new = regenerate(text)
+        except (OSError, ValueError, KeyError) as e:
+            print(f"{path}: {e}", file=sys.stderr)
+            return 1
+        if new != text:
+            if argv[1] == "update":
+                with open(path, "w") as f:
+                    f.write(new)
+                print(f"updated {path}")
+            else:
+                stale.append(path)
+    for path in stale:
+        print(f"{path}: generated results differ from their CSVs and logs; "
+              f"run: python3 scripts/results.py update {path}", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
