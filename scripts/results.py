@@ -4,6 +4,7 @@ lesson programs wrote, so that no figure in a write-up is typed by hand.
 
     python3 scripts/results.py update lessons/01_atomics_histogram/README.md ...
     python3 scripts/results.py check  lessons/01_atomics_histogram/README.md ...
+    python3 scripts/results.py selftest   (proves that check catches a hand edit)
 
 `check` changes nothing and exits 1 if a file differs from what its sources give (a hand edit,
 or a CSV that changed without `update`). Paths in the markers are relative to the repository.
@@ -21,6 +22,9 @@ Markers (each generated block sits between a marker and its closing tag):
   <!--v a.csv v3 gbps-->1605.9<!--/v-->              one field of one row, inline
   <!--v a.csv v3/v2 speedup-->9.1<!--/v-->           a ratio of two rows' speed (median times)
 
+A file may name the folder its sources live in once, with <!-- results-dir: docs/results/x -->;
+names without a "/" in its markers are then read from that folder.
+
 Only the Python standard library is used, so `check` runs wherever the tests do.
 """
 
@@ -35,8 +39,18 @@ BLOCK = re.compile(r"(<!-- (table \w+|log): ([^>]*?) -->\n)(.*?)(<!-- /(?:table|
 INLINE = re.compile(r"(<!--v (\S+) (\S+) (\S+)-->)(.*?)(<!--/v-->)")
 
 
+RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
+results_dir = ""
+
+
+def resolve(path):
+    if os.path.isabs(path):
+        return path
+    return os.path.join(ROOT, results_dir, path) if "/" not in path else os.path.join(ROOT, path)
+
+
 def read_csv(path):
-    with open(os.path.join(ROOT, path), newline="") as f:
+    with open(resolve(path), newline="") as f:
         rows = list(csv.DictReader(f))
     if not rows:
         raise ValueError(f"{path} has no rows")
@@ -124,7 +138,7 @@ def summary_table(paths):
 def log_block(spec):
     parts = spec.split(None, 1)
     path = parts[0]
-    with open(os.path.join(ROOT, path)) as f:
+    with open(resolve(path)) as f:
         lines = f.read().splitlines()
     if len(parts) > 1:
         pattern = parts[1].strip()
@@ -150,6 +164,10 @@ def inline_value(path, version, field):
 
 
 def regenerate(text):
+    global results_dir
+    found = RESULTS_DIR.search(text)
+    results_dir = found.group(1) if found else ""
+
     def block(m):
         kind, spec = m.group(2), m.group(3)
         if kind == "table full":
@@ -167,7 +185,34 @@ def regenerate(text):
                       + m.group(6), text)
 
 
+def selftest():
+    """Proves that `check` catches a hand edit: a copy of a generated file with one figure
+    changed must fail it, and the untouched copy must pass."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = "lesson,device,cuda,command,n,dist,version,idea,median_ms,min_ms,max_ms,reps," \
+               "bytes,gbps,pct_copy,copy_gbps,cpu,cpu_ms,speedup_vs_cpu,check,note\n"
+        rows += "01,GPU,13.0,prog,1024,uniform,v1,an idea,0.5,0.4,0.6,9,1024,2.048,1.0,204.8," \
+                "CPU,5.0,10.0,ok,\n"
+        rows += "01,GPU,13.0,prog,1024,uniform,CUB,library,0.25,0.2,0.3,9,1024,4.096,2.0,204.8," \
+                "CPU,5.0,20.0,ok,\n"
+        csv_path = os.path.join(tmp, "run.csv")
+        with open(csv_path, "w") as f:
+            f.write(rows)
+        text = (f"<!-- table full: {csv_path} -->\n<!-- /table -->\n"
+                f"v1 took <!--v {csv_path} v1 median_ms-->?<!--/v--> ms.\n")
+        good = regenerate(text)
+        bad_table = good.replace("| 0.5000 |", "| 0.4000 |")
+        bad_inline = good.replace(">0.5000<", ">0.4000<")
+        ok = (regenerate(good) == good and "| 0.5000 |" in good and regenerate(bad_table) != bad_table
+              and regenerate(bad_inline) != bad_inline)
+    print("results.py selftest:", "ok" if ok else "FAILED")
+    return 0 if ok else 1
+
+
 def main(argv):
+    if len(argv) == 2 and argv[1] == "selftest":
+        return selftest()
     if len(argv) < 3 or argv[1] not in ("update", "check"):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         return 2
