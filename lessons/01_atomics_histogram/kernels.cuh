@@ -39,9 +39,24 @@ struct Launch {
   int grid_or(int own) const { return blocks > 0 ? blocks : own; }
 };
 
+// What every host function below does: zero the bins (the kernels add to them), then launch
+// kernel<<<grid, threads>>> on launch.stream (launch.blocks, if set, replaces grid).
 template <typename Counter>
-void zero_bins(Counter* bins, const Launch& launch) {
+void launch_counting(void (*kernel)(const std::uint8_t*, std::size_t, Counter*), int grid,
+                     int threads, const std::uint8_t* data, std::size_t n, Counter* bins,
+                     const Launch& launch) {
   CUDA_CHECK(cudaMemsetAsync(bins, 0, kBins * sizeof(Counter), launch.stream));
+  kernel<<<launch.grid_or(grid), threads, 0, launch.stream>>>(data, n, bins);
+  CUDA_CHECK_LAUNCH();
+}
+
+// launch_counting with the grid that fills the GPU: as many blocks of kThreads as fit at once
+// (v4 on). It is computed once per kernel (the course's programs use one GPU), so no query runs
+// between the launches that are timed.
+template <auto kKernel, int kThreads, typename Counter>
+void launch_resident(const std::uint8_t* data, std::size_t n, Counter* bins, const Launch& launch) {
+  static const int resident = course::occupancy_grid(kKernel, kThreads);
+  launch_counting(kKernel, resident, kThreads, data, n, bins, launch);
 }
 
 // ---- v0 -----------------------------------------------------------------------------------------
@@ -58,10 +73,7 @@ __global__ void global_atomics_kernel(const std::uint8_t* data, std::size_t n, u
 
 inline void histogram_global_atomics(const std::uint8_t* data, std::size_t n, unsigned int* bins,
                                      Launch launch = {}) {
-  zero_bins(bins, launch);
-  global_atomics_kernel<<<launch.grid_or(seed_grid()), kSeedThreads, 0, launch.stream>>>(data, n,
-                                                                                         bins);
-  CUDA_CHECK_LAUNCH();
+  launch_counting(global_atomics_kernel, seed_grid(), kSeedThreads, data, n, bins, launch);
 }
 
 // ---- v1 and v2 ----------------------------------------------------------------------------------
@@ -86,10 +98,8 @@ __global__ void shared_histogram_kernel(const std::uint8_t* data, std::size_t n,
 
 inline void histogram_shared(const std::uint8_t* data, std::size_t n, unsigned int* bins,
                              Launch launch = {}) {
-  zero_bins(bins, launch);
-  shared_histogram_kernel<<<launch.grid_or(seed_grid()), kSeedThreads, 0, launch.stream>>>(data, n,
-                                                                                           bins);
-  CUDA_CHECK_LAUNCH();
+  launch_counting(shared_histogram_kernel<unsigned int>, seed_grid(), kSeedThreads, data, n, bins,
+                  launch);
 }
 
 // v2 64-bit global counters: exact past 2^32 bytes of one value, where v1's 32-bit bins wrap.
@@ -97,10 +107,8 @@ inline void histogram_shared(const std::uint8_t* data, std::size_t n, unsigned i
 // block's own shared counters stay 32-bit: requires fewer than 2^32 bytes per block.
 inline void histogram_wide_bins(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
                                 Launch launch = {}) {
-  zero_bins(bins, launch);
-  shared_histogram_kernel<<<launch.grid_or(seed_grid()), kSeedThreads, 0, launch.stream>>>(data, n,
-                                                                                           bins);
-  CUDA_CHECK_LAUNCH();
+  launch_counting(shared_histogram_kernel<unsigned long long>, seed_grid(), kSeedThreads, data, n,
+                  bins, launch);
 }
 
 // ---- v3 and v4 ----------------------------------------------------------------------------------
@@ -152,39 +160,45 @@ __device__ __forceinline__ void for_each_byte(const std::uint8_t* data, std::siz
   bytes.count_edges(thread, count);
 }
 
+// A block's one histogram in shared memory, from v3 on: zeroed and merged by all the block's
+// threads together, whatever the block size; bins that stayed zero cost no global atomic.
+struct BlockBins {
+  unsigned int counts[kBins];
+
+  __device__ void zero() {
+    for (int b = threadIdx.x; b < kBins; b += blockDim.x)
+      counts[b] = 0;
+  }
+  __device__ void merge_into(unsigned long long* bins) const {
+    for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
+      if (counts[b] != 0) atomicAdd(&bins[b], static_cast<unsigned long long>(counts[b]));
+    }
+  }
+};
+
 // v3 16-byte loads: each thread reads a uint4 and counts its 16 bytes (v2: one byte per load),
 // so a warp moves 512 bytes per load instruction instead of 32. Same block histogram as v2.
 __global__ void vector_loads_kernel(const std::uint8_t* data, std::size_t n,
                                     unsigned long long* bins) {
-  __shared__ unsigned int block_bins[kBins];
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x)
-    block_bins[b] = 0;
+  __shared__ BlockBins block_bins;
+  block_bins.zero();
   __syncthreads();  // zeroed before counting
-  for_each_byte(data, n, [&](unsigned int byte) { atomicAdd(&block_bins[byte], 1u); });
+  for_each_byte(data, n, [&](unsigned int byte) { atomicAdd(&block_bins.counts[byte], 1u); });
   __syncthreads();  // counted before merging
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
-    if (block_bins[b] != 0) atomicAdd(&bins[b], static_cast<unsigned long long>(block_bins[b]));
-  }
+  block_bins.merge_into(bins);
 }
 
 inline void histogram_vector_loads(const std::uint8_t* data, std::size_t n,
                                    unsigned long long* bins, Launch launch = {}) {
-  zero_bins(bins, launch);
-  vector_loads_kernel<<<launch.grid_or(seed_grid()), kSeedThreads, 0, launch.stream>>>(data, n,
-                                                                                       bins);
-  CUDA_CHECK_LAUNCH();
+  launch_counting(vector_loads_kernel, seed_grid(), kSeedThreads, data, n, bins, launch);
 }
 
 // v4 grid from occupancy: as many blocks as the GPU holds at once, asked of the CUDA runtime
 // (v3: 2 per SM, the seed's rule of thumb, which leaves most of each SM's warp slots empty and
-// too few loads in flight to cover the memory's latency). Same kernel as v3. The grid is
-// computed once (the course's programs use one GPU), so no query runs between timed launches.
+// too few loads in flight to cover the memory's latency). Same kernel as v3.
 inline void histogram_occupancy_grid(const std::uint8_t* data, std::size_t n,
                                      unsigned long long* bins, Launch launch = {}) {
-  static const int resident = course::occupancy_grid(vector_loads_kernel, kSeedThreads);
-  zero_bins(bins, launch);
-  vector_loads_kernel<<<launch.grid_or(resident), kSeedThreads, 0, launch.stream>>>(data, n, bins);
-  CUDA_CHECK_LAUNCH();
+  launch_resident<vector_loads_kernel, kSeedThreads>(data, n, bins, launch);
 }
 
 // ---- v5 -----------------------------------------------------------------------------------------
@@ -196,30 +210,23 @@ inline void histogram_occupancy_grid(const std::uint8_t* data, std::size_t n,
 // together; no branch separates it from __match_any_sync, so exactly those lanes reach it.
 __global__ void warp_aggregated_kernel(const std::uint8_t* data, std::size_t n,
                                        unsigned long long* bins) {
-  __shared__ unsigned int block_bins[kBins];
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x)
-    block_bins[b] = 0;
+  __shared__ BlockBins block_bins;
+  block_bins.zero();
   __syncthreads();  // zeroed before counting
   const unsigned int lane = threadIdx.x % kWarp;
   for_each_byte(data, n, [&](unsigned int byte) {
     const unsigned int peers = __match_any_sync(__activemask(), byte);
     if (lane == static_cast<unsigned int>(__ffs(peers) - 1)) {
-      atomicAdd(&block_bins[byte], static_cast<unsigned int>(__popc(peers)));
+      atomicAdd(&block_bins.counts[byte], static_cast<unsigned int>(__popc(peers)));
     }
   });
   __syncthreads();  // counted before merging
-  for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
-    if (block_bins[b] != 0) atomicAdd(&bins[b], static_cast<unsigned long long>(block_bins[b]));
-  }
+  block_bins.merge_into(bins);
 }
 
 inline void histogram_warp_aggregated(const std::uint8_t* data, std::size_t n,
                                       unsigned long long* bins, Launch launch = {}) {
-  static const int resident = course::occupancy_grid(warp_aggregated_kernel, kSeedThreads);
-  zero_bins(bins, launch);
-  warp_aggregated_kernel<<<launch.grid_or(resident), kSeedThreads, 0, launch.stream>>>(data, n,
-                                                                                       bins);
-  CUDA_CHECK_LAUNCH();
+  launch_resident<warp_aggregated_kernel, kSeedThreads>(data, n, bins, launch);
 }
 
 // ---- v6 -----------------------------------------------------------------------------------------
@@ -268,12 +275,8 @@ constexpr int kLaneCopiesThreads = 1024;
 
 inline void histogram_lane_copies(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
                                   Launch launch = {}) {
-  static const int resident =
-      course::occupancy_grid(lane_copies_kernel<kLaneCopiesThreads>, kLaneCopiesThreads);
-  zero_bins(bins, launch);
-  lane_copies_kernel<kLaneCopiesThreads>
-      <<<launch.grid_or(resident), kLaneCopiesThreads, 0, launch.stream>>>(data, n, bins);
-  CUDA_CHECK_LAUNCH();
+  launch_resident<lane_copies_kernel<kLaneCopiesThreads>, kLaneCopiesThreads>(data, n, bins,
+                                                                              launch);
 }
 
 // ---- v7 -----------------------------------------------------------------------------------------
@@ -309,16 +312,10 @@ constexpr int kPipelinedThreads = 1024;
 
 inline void histogram_pipelined(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
                                 Launch launch = {}) {
-  static const int resident =
-      course::occupancy_grid(pipelined_kernel<kPipelinedThreads>, kPipelinedThreads);
-  zero_bins(bins, launch);
-  pipelined_kernel<kPipelinedThreads>
-      <<<launch.grid_or(resident), kPipelinedThreads, 0, launch.stream>>>(data, n, bins);
-  CUDA_CHECK_LAUNCH();
+  launch_resident<pipelined_kernel<kPipelinedThreads>, kPipelinedThreads>(data, n, bins, launch);
 }
 
-// ---- every version, in the table's order
-// ---------------------------------------------------------
+// ---- every version, in the table's order --------------------------------------------------
 
 template <typename Counter>
 using Run = void (*)(const std::uint8_t* data, std::size_t n, Counter* bins, Launch launch);

@@ -141,7 +141,7 @@ int run(int argc, char** argv) {
   {
     course::NvtxRange range("CPU");
     cpu_loop = course::time_cpu([&] { expected = lesson01::histogram_cpu_loop(input.data(), n); },
-                                o.cpu_reps, 0);
+                                o.cpu_reps, 1);
     cpu_threads = course::time_cpu(
         [&] { threaded = lesson01::histogram_cpu_threads(input.data(), n, threads); }, o.cpu_reps,
         1);
