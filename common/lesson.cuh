@@ -7,6 +7,8 @@
 //   77  no usable CUDA GPU: the CPU part ran and printed its result first
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -57,6 +59,22 @@ inline DeviceReport require_gpu_or_exit(const std::string& program) {
   DeviceReport report = make_device_report();
   std::printf("%s\n", device_report_text(report).c_str());
   return report;
+}
+
+// Exits with status 2 and one clear line when `bytes` of host memory cannot be had: more than
+// the machine's physical memory would be filled only to be killed, or to swap for minutes.
+inline void require_host_memory(const std::string& program, std::size_t bytes,
+                                const std::string& what) {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return;  // unknown: let the allocation decide
+  const double physical = static_cast<double>(pages) * static_cast<double>(page_size);
+  if (static_cast<double>(bytes) > 0.8 * physical) {
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    std::fprintf(stderr, "%s: error: %s needs %.2f GiB of host memory; this machine has %.2f GiB\n",
+                 program.c_str(), what.c_str(), static_cast<double>(bytes) / gib, physical / gib);
+    std::exit(kExitBadArguments);
+  }
 }
 
 // Exits with status 2 and one clear line when `bytes` of device memory are not free.

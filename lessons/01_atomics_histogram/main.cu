@@ -130,6 +130,13 @@ int run(int argc, char** argv) {
   const std::size_t n = o.common.n;
   std::printf("lesson01: histogram of %zu bytes, %s, seed %llu\n\n", n, o.dist.c_str(),
               static_cast<unsigned long long>(o.common.seed));
+  // Too big is said at once, before minutes of CPU work: for the host, always; for the GPU, when
+  // there is one (without one, the CPU part runs, as always).
+  const std::string too_big = course::format("--n %zu", n);
+  course::require_host_memory("lesson01", n, too_big);
+  if (course::probe_gpu()) {
+    course::require_device_memory("lesson01", n + (std::size_t{64} << 20), too_big);
+  }
   const std::vector<std::uint8_t> input = lesson01::make_input(n, o.dist, o.common.seed);
 
   // The CPU: the seed's loop, and the fair baseline (every core, four sub-histograms each).
@@ -157,8 +164,6 @@ int run(int argc, char** argv) {
   }
 
   const course::DeviceReport report = course::require_gpu_or_exit("lesson01");
-  course::require_device_memory("lesson01", n + (std::size_t{64} << 20),
-                                course::format("--n %zu", n));
   course::DeviceBuffer<std::uint8_t> d_input(input);
   course::DeviceBuffer<unsigned int> d_narrow(kBins);
   course::DeviceBuffer<unsigned long long> d_wide(kBins);
