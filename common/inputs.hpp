@@ -13,23 +13,31 @@
 #include <thread>
 #include <vector>
 
+// The generator runs on the GPU too, so a test can make inputs too large to copy, and check them
+// against the same values made on the CPU.
+#ifdef __CUDACC__
+#define COURSE_HOST_DEVICE __host__ __device__
+#else
+#define COURSE_HOST_DEVICE
+#endif
+
 namespace course {
 
 // SplitMix64's output function (Steele, Lea and Flood, 2014): a bijection on 64-bit words whose
 // output passes BigCrush when fed a counter.
-constexpr std::uint64_t mix64(std::uint64_t z) {
+COURSE_HOST_DEVICE constexpr std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
 
 // The i-th 64-bit random word of the stream named by `seed`.
-constexpr std::uint64_t random_u64(std::uint64_t seed, std::uint64_t index) {
+COURSE_HOST_DEVICE constexpr std::uint64_t random_u64(std::uint64_t seed, std::uint64_t index) {
   return mix64(mix64(seed) + (index + 1) * 0x9E3779B97F4A7C15ull);
 }
 
 // A uniform double in [0, 1) from the top 53 bits of a random word.
-constexpr double unit_interval(std::uint64_t word) {
+COURSE_HOST_DEVICE constexpr double unit_interval(std::uint64_t word) {
   return static_cast<double>(word >> 11) * (1.0 / 9007199254740992.0);
 }
 

@@ -69,6 +69,8 @@ def row_of(rows, version, path):
 
 
 def label(rows):
+    if rows[0].get("size"):
+        return rows[0]["size"]
     n = int(rows[0]["n"])
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n % size == 0:
