@@ -276,8 +276,12 @@ void reduce_shuffle(const T* in, std::size_t n, T* result, Workspace<T>& ws, Lau
 
 // ---- v6 -----------------------------------------------------------------------------------------
 
+// The block size of v6 and v7: with 2 blocks of 1024 threads per SM instead of 8 of 256, a
+// quarter as many blocks each reduce, store a partial sum and wait at barriers.
+constexpr int kBigBlock = 1024;
+
 // This thread's share of in[0, n): a grid-stride loop over 16-byte vectors (4 elements each),
-// and the unaligned head and tail for the grid's first threads.
+// then the unaligned head and tail, for the grid's first threads.
 template <typename T>
 __device__ __forceinline__ T thread_sum(const T* in, std::size_t n) {
   const course::Aligned16<T> data(in, n);
@@ -295,7 +299,7 @@ __device__ __forceinline__ T thread_sum(const T* in, std::size_t n) {
 // v6 many elements per thread: a grid that just fills the GPU, each thread summing its share
 // with 16-byte loads in a grid-stride loop, then one block_sum (v5: two elements per thread,
 // and a block, a partial sum and a pass for every 512 elements). A second launch of one block
-// adds the few partial sums.
+// adds the few partial sums. Blocks of kBigBlock threads.
 template <typename T, int kBlock>
 __global__ void __launch_bounds__(kBlock) grid_stride_kernel(const T* in, std::size_t n, T* out) {
   const T sum = block_sum(thread_sum(in, n));
@@ -311,7 +315,7 @@ int resident_blocks() {
 
 // v6 with kBlock threads per block and, if blocks > 0, that many blocks (the grid-size
 // experiment of exercise 4; otherwise as many as fit on the GPU at once).
-template <typename T, int kBlock = kThreads>
+template <typename T, int kBlock = kBigBlock>
 void reduce_grid_stride(const T* in, std::size_t n, T* result, Workspace<T>& ws, Launch launch,
                         int blocks = 0) {
   const int grid = blocks > 0 ? blocks : resident_blocks<T, kBlock>();
@@ -331,7 +335,7 @@ void reduce_grid_stride(const T* in, std::size_t n, T* result, Workspace<T>& ws,
 // launch, an atomicAdd of each block's sum to the result, needs the result zeroed first, and for
 // floats gives a different rounding on every run, since the blocks finish in a different order.)
 template <typename T>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kBigBlock)
     one_launch_kernel(const T* in, std::size_t n, T* partials, unsigned int* finished, T* result) {
   __shared__ bool last;
   const T sum = block_sum(thread_sum(in, n));
