@@ -357,9 +357,9 @@ __global__ void __launch_bounds__(kBigBlock)
 
 template <typename T>
 void reduce_one_launch(const T* in, std::size_t n, T* result, Workspace<T>& ws, Launch launch) {
-  static const int grid = course::occupancy_grid(one_launch_kernel<T>, kThreads);
+  static const int grid = course::occupancy_grid(one_launch_kernel<T>, kBigBlock);
   one_launch_kernel<T>
-      <<<grid, kThreads, 0, launch.stream>>>(in, n, ws.partials(0), ws.finished_blocks(), result);
+      <<<grid, kBigBlock, 0, launch.stream>>>(in, n, ws.partials(0), ws.finished_blocks(), result);
   CUDA_CHECK_LAUNCH();
 }
 
