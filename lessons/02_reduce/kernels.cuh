@@ -281,25 +281,36 @@ void reduce_shuffle(const T* in, std::size_t n, T* result, Workspace<T>& ws, Lau
 constexpr int kBigBlock = 1024;
 
 // This thread's share of in[0, n): a grid-stride loop over 16-byte vectors (4 elements each),
-// then the unaligned head and tail, for the grid's first threads.
+// two vectors per round into two separate sums, so that two loads are in flight at once (with one
+// sum, each load would wait for the add before it); then the unaligned head and tail, for the
+// grid's first threads.
 template <typename T>
 __device__ __forceinline__ T thread_sum(const T* in, std::size_t n) {
   const course::Aligned16<T> data(in, n);
   const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  T sum = 0;
-  for (std::size_t i = thread; i < data.vectors; i += threads) {
-    const auto v = data.body()[i];
-    sum += (v.x + v.y) + (v.z + v.w);
+  T first = 0;
+  T second = 0;
+  std::size_t i = thread;
+  for (; i + threads < data.vectors; i += 2 * threads) {
+    const auto a = data.body()[i];
+    const auto b = data.body()[i + threads];
+    first += (a.x + a.y) + (a.z + a.w);
+    second += (b.x + b.y) + (b.z + b.w);
   }
+  if (i < data.vectors) {  // the last round, with one vector left
+    const auto a = data.body()[i];
+    first += (a.x + a.y) + (a.z + a.w);
+  }
+  T sum = first + second;
   data.for_each_edge(thread, [&](T x) { sum += x; });
   return sum;
 }
 
 // v6 many elements per thread: a grid that just fills the GPU, each thread summing its share
-// with 16-byte loads in a grid-stride loop, then one block_sum (v5: two elements per thread,
-// and a block, a partial sum and a pass for every 512 elements). A second launch of one block
-// adds the few partial sums. Blocks of kBigBlock threads.
+// with 16-byte loads, two in flight, in a grid-stride loop, then one block_sum (v5: two elements
+// per thread, and a block, a partial sum and a pass for every 512 elements). A second launch of
+// one block adds the few partial sums. Blocks of kBigBlock threads.
 template <typename T, int kBlock>
 __global__ void __launch_bounds__(kBlock) grid_stride_kernel(const T* in, std::size_t n, T* out) {
   const T sum = block_sum(thread_sum(in, n));
