@@ -36,7 +36,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BLOCK = re.compile(r"(<!-- (table \w+|log): ([^>]*?) -->\n)(.*?)(<!-- /(?:table|log) -->)", re.S)
-INLINE = re.compile(r"(<!--v (\S+) (\S+) (\S+)-->)(.*?)(<!--/v-->)")
+INLINE = re.compile(r"(<!--v ([^\s>]+) ([^\s>]+) ([^\s>]+)-->)(.*?)(<!--/v-->)")
 
 
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")

@@ -63,49 +63,39 @@ Wide<T> reference_sum(const T* x, std::size_t n) {
   return sum;
 }
 
+// Adds up what slice_sum(begin, end) gives for the slices of [0, n), one slice per thread.
+template <typename Sum, typename SliceSum>
+Sum sum_of_slices(std::size_t n, unsigned threads, SliceSum slice_sum) {
+  std::vector<Sum> partial(std::max(1u, threads), 0);
+  course::for_each_slice(n, threads, [&](unsigned t, std::size_t begin, std::size_t end) {
+    partial[t] = slice_sum(begin, end);
+  });
+  Sum sum = 0;
+  for (Sum p : partial)
+    sum += p;
+  return sum;
+}
+
 // The fair CPU: every core sums its own slice in the wide type, then the slices are added.
 template <typename T>
 Wide<T> reference_sum_threads(const T* x, std::size_t n,
                               unsigned threads = std::thread::hardware_concurrency()) {
-  threads = threads == 0 ? 1 : threads;
-  std::vector<Wide<T>> partial(threads, 0);
-  std::vector<std::thread> workers;
-  const std::size_t slice = (n + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t begin = std::min(n, t * slice);
-    const std::size_t end = std::min(n, begin + slice);
-    workers.emplace_back(
-        [&, t, begin, end] { partial[t] = reference_sum(x + begin, end - begin); });
-  }
-  for (auto& w : workers)
-    w.join();
-  Wide<T> sum = 0;
-  for (Wide<T> p : partial)
-    sum += p;
-  return sum;
+  return sum_of_slices<Wide<T>>(n, threads, [&](std::size_t begin, std::size_t end) {
+    return reference_sum(x + begin, end - begin);
+  });
 }
 
 // The reference sum of an input made by element() without storing it (for inputs too large to
 // hold twice), in parallel.
 template <typename T>
 Wide<T> reference_sum_of(std::size_t n, Dist dist, std::uint64_t seed) {
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::vector<Wide<T>> partial(threads, 0);
-  std::vector<std::thread> workers;
-  const std::size_t slice = (n + threads - 1) / threads;
-  for (unsigned t = 0; t < threads; ++t) {
-    workers.emplace_back([&, t] {
-      for (std::size_t i = t * slice; i < std::min(n, (t + 1) * slice); ++i) {
-        partial[t] += element<T>(seed, i, dist);
-      }
-    });
-  }
-  for (auto& w : workers)
-    w.join();
-  Wide<T> sum = 0;
-  for (Wide<T> p : partial)
-    sum += p;
-  return sum;
+  return sum_of_slices<Wide<T>>(n, std::thread::hardware_concurrency(),
+                                [&](std::size_t begin, std::size_t end) {
+                                  Wide<T> sum = 0;
+                                  for (std::size_t i = begin; i < end; ++i)
+                                    sum += element<T>(seed, i, dist);
+                                  return sum;
+                                });
 }
 
 // The naive loop in the element's own type: for floats, every addition rounds to 24 bits, one
