@@ -13,48 +13,64 @@
 #include <thread>
 #include <vector>
 
+// The generator runs on the GPU too, so a test can make inputs too large to copy, and check them
+// against the same values made on the CPU.
+#ifdef __CUDACC__
+#define COURSE_HOST_DEVICE __host__ __device__
+#else
+#define COURSE_HOST_DEVICE
+#endif
+
 namespace course {
 
 // SplitMix64's output function (Steele, Lea and Flood, 2014): a bijection on 64-bit words whose
 // output passes BigCrush when fed a counter.
-constexpr std::uint64_t mix64(std::uint64_t z) {
+COURSE_HOST_DEVICE constexpr std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
 
 // The i-th 64-bit random word of the stream named by `seed`.
-constexpr std::uint64_t random_u64(std::uint64_t seed, std::uint64_t index) {
+COURSE_HOST_DEVICE constexpr std::uint64_t random_u64(std::uint64_t seed, std::uint64_t index) {
   return mix64(mix64(seed) + (index + 1) * 0x9E3779B97F4A7C15ull);
 }
 
 // A uniform double in [0, 1) from the top 53 bits of a random word.
-constexpr double unit_interval(std::uint64_t word) {
+COURSE_HOST_DEVICE constexpr double unit_interval(std::uint64_t word) {
   return static_cast<double>(word >> 11) * (1.0 / 9007199254740992.0);
 }
 
-// Calls body(begin, end) on contiguous slices of [0, n), in parallel for large n. Slices are
-// cut at multiples of `grain`, so a body that works in whole words of `grain` items never has a
-// word split between two threads.
+// Splits [0, n) into `slices` contiguous slices, at multiples of `grain` (so that a body working in
+// words of `grain` items never has a word split between two slices), and runs body(slice, begin,
+// end) for each on its own thread. Empty slices are skipped.
 template <typename Body>
-void parallel_for(std::size_t n, Body body, std::size_t grain = 1) {
-  constexpr std::size_t kSerialBelow = std::size_t{1} << 20;
-  const std::size_t workers =
-      n < kSerialBelow ? 1 : std::max(1u, std::thread::hardware_concurrency());
-  if (workers == 1) {
-    body(std::size_t{0}, n);
-    return;
-  }
+void for_each_slice(std::size_t n, unsigned slices, Body body, std::size_t grain = 1) {
+  slices = std::max(1u, slices);
   const std::size_t grains = (n + grain - 1) / grain;
-  const std::size_t grains_per_worker = (grains + workers - 1) / workers;
+  const std::size_t grains_per_slice = (grains + slices - 1) / slices;
   std::vector<std::thread> threads;
-  for (std::size_t w = 0; w < workers; ++w) {
-    const std::size_t begin = std::min(n, w * grains_per_worker * grain);
-    const std::size_t end = std::min(n, (w + 1) * grains_per_worker * grain);
-    if (begin < end) threads.emplace_back(body, begin, end);
+  for (unsigned s = 0; s < slices; ++s) {
+    const std::size_t begin = std::min(n, s * grains_per_slice * grain);
+    const std::size_t end = std::min(n, (s + 1) * grains_per_slice * grain);
+    if (begin < end) threads.emplace_back(body, s, begin, end);
   }
   for (auto& t : threads)
     t.join();
+}
+
+// Calls body(begin, end) on contiguous slices of [0, n): in parallel on every core for large n,
+// in one call for small n. Slices are cut at multiples of `grain`, as for for_each_slice.
+template <typename Body>
+void parallel_for(std::size_t n, Body body, std::size_t grain = 1) {
+  constexpr std::size_t kSerialBelow = std::size_t{1} << 20;
+  if (n < kSerialBelow) {
+    body(std::size_t{0}, n);
+    return;
+  }
+  for_each_slice(
+      n, std::thread::hardware_concurrency(),
+      [&](unsigned, std::size_t begin, std::size_t end) { body(begin, end); }, grain);
 }
 
 // n uniformly random bytes. Byte i is byte (i % 8) of random_u64(seed, i / 8).

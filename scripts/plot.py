@@ -23,6 +23,8 @@ def read(path):
 
 
 def label(rows):
+    if rows[0].get("size"):
+        return rows[0]["size"]
     n = int(rows[0]["n"])
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20)):
         if n % size == 0:

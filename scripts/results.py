@@ -36,7 +36,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BLOCK = re.compile(r"(<!-- (table \w+|log): ([^>]*?) -->\n)(.*?)(<!-- /(?:table|log) -->)", re.S)
-INLINE = re.compile(r"(<!--v (\S+) (\S+) (\S+)-->)(.*?)(<!--/v-->)")
+INLINE = re.compile(r"(<!--v ([^\s>]+) ([^\s>]+) ([^\s>]+)-->)(.*?)(<!--/v-->)")
 
 
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
@@ -69,6 +69,8 @@ def row_of(rows, version, path):
 
 
 def label(rows):
+    if rows[0].get("size"):
+        return rows[0]["size"]
     n = int(rows[0]["n"])
     for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n % size == 0:

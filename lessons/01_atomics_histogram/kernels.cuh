@@ -17,6 +17,7 @@
 #include "device_memory.hpp"
 #include "launch.hpp"
 #include "reference.hpp"
+#include "vector_loads.cuh"
 
 namespace lesson01 {
 
@@ -113,28 +114,9 @@ inline void histogram_wide_bins(const std::uint8_t* data, std::size_t n, unsigne
 
 // ---- v3 and v4 ----------------------------------------------------------------------------------
 
-// The bytes of data[0, n), split for 16-byte loads: an unaligned head (under 16 bytes), a body
-// of 16-byte-aligned uint4 vectors, and a tail (under 16 bytes). Any pointer and any n work.
-struct Aligned16 {
-  const std::uint8_t* data;
-  std::size_t n;
-  std::size_t head;     // bytes before the first 16-byte boundary
-  std::size_t vectors;  // whole uint4s after it
-
-  __device__ Aligned16(const std::uint8_t* data_, std::size_t n_) : data(data_), n(n_) {
-    const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(data) % 16;
-    head = misalignment == 0 ? 0 : (n < 16 - misalignment ? n : 16 - misalignment);
-    vectors = (n - head) / 16;
-  }
-  __device__ const uint4* body() const { return reinterpret_cast<const uint4*>(data + head); }
-  // The head and tail bytes, one per thread, for the grid's first threads.
-  template <typename Count>
-  __device__ void count_edges(std::size_t thread, Count count) const {
-    const std::size_t tail = head + vectors * 16;
-    if (thread < head) count(data[thread]);
-    if (thread < n - tail) count(data[tail + thread]);
-  }
-};
+// v3 on read the bytes 16 at a time, with course::Aligned16 (common/vector_loads.cuh) splitting
+// them into an unaligned head, a body of 16-byte vectors, and a tail.
+using Aligned16 = course::Aligned16<std::uint8_t>;
 
 // Hands the 16 bytes of v to count(byte).
 template <typename Count>
@@ -157,7 +139,7 @@ __device__ __forceinline__ void for_each_byte(const std::uint8_t* data, std::siz
   for (std::size_t i = thread; i < bytes.vectors; i += threads) {
     count_vector(bytes.body()[i], count);
   }
-  bytes.count_edges(thread, count);
+  bytes.for_each_edge(thread, count);
 }
 
 // A block's one histogram in shared memory, from v3 on: zeroed and merged by all the block's
@@ -303,7 +285,7 @@ __global__ void __launch_bounds__(kThreads)
     if (i + threads < bytes.vectors) next = bytes.body()[i + threads];  // before counting
     count_vector(current, count);
   }
-  bytes.count_edges(thread, count);
+  bytes.for_each_edge(thread, count);
   __syncthreads();  // counted before merging
   copies.merge_into(bins);
 }

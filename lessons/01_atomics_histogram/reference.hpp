@@ -109,18 +109,10 @@ inline Histogram histogram_cpu_unrolled(const std::uint8_t* data, std::size_t n)
 // share a counter), then the per-thread histograms are added up.
 inline Histogram histogram_cpu_threads(const std::uint8_t* data, std::size_t n,
                                        unsigned threads = std::thread::hardware_concurrency()) {
-  threads = std::max(1u, threads);
-  const std::size_t slice = (n + threads - 1) / threads;
-  std::vector<Histogram> partial(threads, Histogram{});
-  std::vector<std::thread> workers;
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::size_t begin = std::min(n, t * slice);
-    const std::size_t end = std::min(n, begin + slice);
-    workers.emplace_back(
-        [&, t, begin, end] { partial[t] = histogram_cpu_unrolled(data + begin, end - begin); });
-  }
-  for (auto& w : workers)
-    w.join();
+  std::vector<Histogram> partial(std::max(1u, threads), Histogram{});
+  course::for_each_slice(n, threads, [&](unsigned t, std::size_t begin, std::size_t end) {
+    partial[t] = histogram_cpu_unrolled(data + begin, end - begin);
+  });
   Histogram bins{};
   for (const auto& p : partial) {
     for (int b = 0; b < kBins; ++b)
