@@ -311,6 +311,15 @@ inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
   }
 }
 
+// The command as typed, with the program's short name first: "lesson01 --n 1Gi --dist same". The
+// CSVs record it, so every table says which command produced it.
+inline std::string command_text(const std::string& program, int argc, const char* const* argv) {
+  std::string command = program;
+  for (int i = 1; i < argc; ++i)
+    command += std::string(" ") + argv[i];
+  return command;
+}
+
 // Runs a program's body and turns the errors it throws into one line and an exit status, so a
 // student never sees "terminate called after throwing an instance of std::bad_alloc".
 template <typename Body>

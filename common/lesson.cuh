@@ -61,34 +61,32 @@ inline DeviceReport require_gpu_or_exit(const std::string& program) {
   return report;
 }
 
-// Exits with status 2 and one clear line when `bytes` of host memory cannot be had: more than
-// the machine's physical memory would be filled only to be killed, or to swap for minutes.
-inline void require_host_memory(const std::string& program, std::size_t bytes,
-                                const std::string& what) {
+// Says at once, before any work, when --n is too large: exits with status 2 and one clear line
+// when the input's `bytes` exceed what the host can hold (filling more than its physical memory
+// would end in the process being killed, or minutes of swapping), or, if there is a GPU, what
+// the GPU has free, with 64 MiB to spare for outputs and workspaces. Without a GPU only the host
+// is checked: the CPU part runs, as always.
+inline void require_memory_for(const std::string& program, std::size_t n, std::size_t bytes) {
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  auto too_large = [&](const char* where, double needed, double available) {
+    std::fprintf(stderr, "%s: error: --n %zu needs %.2f GiB of %s memory; %.2f GiB is available\n",
+                 program.c_str(), n, needed / gib, where, available / gib);
+    std::exit(kExitBadArguments);
+  };
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page_size <= 0) return;  // unknown: let the allocation decide
   const double physical = static_cast<double>(pages) * static_cast<double>(page_size);
-  if (static_cast<double>(bytes) > 0.8 * physical) {
-    const double gib = 1024.0 * 1024.0 * 1024.0;
-    std::fprintf(stderr, "%s: error: %s needs %.2f GiB of host memory; this machine has %.2f GiB\n",
-                 program.c_str(), what.c_str(), static_cast<double>(bytes) / gib, physical / gib);
-    std::exit(kExitBadArguments);
+  if (pages > 0 && page_size > 0 && static_cast<double>(bytes) > 0.8 * physical) {
+    too_large("host", static_cast<double>(bytes), physical);
   }
-}
-
-// Exits with status 2 and one clear line when `bytes` of device memory are not free.
-inline void require_device_memory(const std::string& program, std::size_t bytes,
-                                  const std::string& what) {
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (bytes > free_bytes) {
-    const double gib = 1024.0 * 1024.0 * 1024.0;
-    std::fprintf(stderr, "%s: error: %s needs %.2f GiB of GPU memory, but only %.2f GiB is free\n",
-                 program.c_str(), what.c_str(), static_cast<double>(bytes) / gib,
-                 static_cast<double>(free_bytes) / gib);
-    std::exit(kExitBadArguments);
+  if (probe_gpu()) {
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    const std::size_t device_bytes = bytes + (std::size_t{64} << 20);
+    if (device_bytes > free_bytes) {
+      too_large("GPU", static_cast<double>(device_bytes), static_cast<double>(free_bytes));
+    }
   }
 }
 

@@ -16,20 +16,12 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from results import label  # noqa: E402  (the runs named as in the generated tables)
+
 
 def read(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
-
-
-def label(rows):
-    if rows[0].get("size"):
-        return rows[0]["size"]
-    n = int(rows[0]["n"])
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20)):
-        if n % size == 0:
-            return f"{n // size} {unit}, {rows[0]['dist']}"
-    return f"n = {n}, {rows[0]['dist']}"
 
 
 def draw(ax, runs, versions, copy, log):

@@ -130,13 +130,7 @@ int run(int argc, char** argv) {
   const std::size_t n = o.common.n;
   std::printf("lesson01: histogram of %zu bytes, %s, seed %llu\n\n", n, o.dist.c_str(),
               static_cast<unsigned long long>(o.common.seed));
-  // Too big is said at once, before minutes of CPU work: for the host, always; for the GPU, when
-  // there is one (without one, the CPU part runs, as always).
-  const std::string too_big = course::format("--n %zu", n);
-  course::require_host_memory("lesson01", n, too_big);
-  if (course::probe_gpu()) {
-    course::require_device_memory("lesson01", n + (std::size_t{64} << 20), too_big);
-  }
+  course::require_memory_for("lesson01", n, n);  // before any work
   const std::vector<std::uint8_t> input = lesson01::make_input(n, o.dist, o.common.seed);
 
   // The CPU: the seed's loop, and the fair baseline (every core, four sub-histograms each).
@@ -229,9 +223,7 @@ int run(int argc, char** argv) {
     print_whole_trip(input, d_input, d_wide, 3);
   }
   if (!o.common.csv.empty()) {
-    std::string command = "lesson01";
-    for (int i = 1; i < argc; ++i)
-      command += std::string(" ") + argv[i];
+    const std::string command = course::command_text("lesson01", argc, argv);
     table.write_csv(o.common.csv, {{"lesson", "01"},
                                    {"device", report.props.name},
                                    {"cuda", course::version_text(report.runtime_version)},

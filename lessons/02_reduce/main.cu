@@ -87,11 +87,7 @@ int run_typed(const Options& o, const std::string& command) {
   const lesson02::Dist dist = lesson02::parse_dist(o.dist);
   std::printf("lesson02: sum of %zu %ss, %s, seed %llu\n\n", n, o.type.c_str(), o.dist.c_str(),
               static_cast<unsigned long long>(o.common.seed));
-  const std::string too_big = course::format("--n %zu", n);
-  course::require_host_memory("lesson02", n * sizeof(T), too_big);
-  if (course::probe_gpu()) {
-    course::require_device_memory("lesson02", n * sizeof(T) + (std::size_t{64} << 20), too_big);
-  }
+  course::require_memory_for("lesson02", n, n * sizeof(T));  // before any work
   const std::vector<T> input = lesson02::make_input<T>(n, dist, o.common.seed);
 
   // The CPU: the reference (every core, in 64-bit integers or doubles), and the naive loop.
@@ -231,9 +227,7 @@ int run_typed(const Options& o, const std::string& command) {
 
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
-  std::string command = "lesson02";
-  for (int i = 1; i < argc; ++i)
-    command += std::string(" ") + argv[i];
+  const std::string command = course::command_text("lesson02", argc, argv);
   return o.type == "int" ? run_typed<int>(o, command) : run_typed<float>(o, command);
 }
 
