@@ -2,10 +2,11 @@
 // random inputs each run of the tests (the seed is printed; COURSE_TEST_SEED repeats it).
 #include <deterministic_dot.cuh>  // <>: the starter or the solution, whichever the build chose
 
-#include <cstring>
 #include <vector>
 
+#include "kernels.cuh"  // lesson 03: the inputs on the GPU
 #include "reference.hpp"
+#include "table.hpp"
 #include "testing.hpp"
 
 namespace {
@@ -24,18 +25,6 @@ float student_dot(const float* a, const float* b, std::size_t n, unsigned char p
   return got;
 }
 
-struct OnGpu {
-  course::DeviceBuffer<float> a;
-  course::DeviceBuffer<float> b;
-  explicit OnGpu(const lesson03::Inputs& in) : a(in.a), b(in.b) {}
-};
-
-unsigned int bits_of(float value) {
-  unsigned int bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
 }  // namespace
 
 TEST_CASE("the deterministic dot product is exact on whole numbers, at every size", "[gpu]") {
@@ -45,7 +34,7 @@ TEST_CASE("the deterministic dot product is exact on whole numbers, at every siz
                         std::size_t{1 + seed % 1000000}}) {
     const lesson03::Inputs in = lesson03::make_inputs(n, lesson03::Dist::integers, seed + n);
     const lesson03::Reference ref = lesson03::reference_dot(in.a.data(), in.b.data(), n);
-    const OnGpu d(in);
+    const lesson03::DeviceInputs d(in);
     INFO("n = " << n);
     CHECK(static_cast<double>(student_dot(d.a.data(), d.b.data(), n)) == ref.dot);
   }
@@ -59,7 +48,7 @@ TEST_CASE("the deterministic dot product is accurate on uniform floats", "[gpu]"
     // At least 256 threads, at most kMaxPartials partial sums added in sequence.
     const double bound =
         lesson03::dot_error_bound(n, ref.magnitudes, {256, exercise03::kMaxPartials}, false);
-    const OnGpu d(in);
+    const lesson03::DeviceInputs d(in);
     const float got = student_dot(d.a.data(), d.b.data(), n);
     INFO("n = " << n << ": got " << got << ", expected " << ref.dot << " within " << bound);
     CHECK(lesson03::dot_ok(got, ref.dot, bound));
@@ -71,13 +60,13 @@ TEST_CASE("the deterministic dot product gives the same bits on 10 runs", "[gpu]
   const lesson03::Inputs in =
       lesson03::make_inputs(n, lesson03::Dist::uniform, course::test::seed());
   const lesson03::Reference ref = lesson03::reference_dot(in.a.data(), in.b.data(), n);
-  const OnGpu d(in);
+  const lesson03::DeviceInputs d(in);
   const float first = student_dot(d.a.data(), d.b.data(), n);
   REQUIRE(std::isfinite(first));
   REQUIRE(std::fabs(first - ref.dot) <= 1e-3 * ref.magnitudes);
   for (int r = 0; r < 10; ++r) {
     INFO("run " << r);
-    CHECK(bits_of(student_dot(d.a.data(), d.b.data(), n, static_cast<unsigned char>(r))) ==
-          bits_of(first));
+    CHECK(course::bits_of(student_dot(d.a.data(), d.b.data(), n, static_cast<unsigned char>(r))) ==
+          course::bits_of(first));
   }
 }

@@ -40,6 +40,13 @@ struct Launch {
   int blocks = 0;
 };
 
+// The two arrays, copied to the GPU.
+struct DeviceInputs {
+  course::DeviceBuffer<float> a;
+  course::DeviceBuffer<float> b;
+  explicit DeviceInputs(const Inputs& in) : a(in.a), b(in.b) {}
+};
+
 // ---- the locks ----------------------------------------------------------------------------------
 
 using DeviceAtomicInt = cuda::atomic_ref<int, cuda::thread_scope_device>;
@@ -213,23 +220,15 @@ inline int full_grid(std::size_t n) {
 }
 
 // v0 the seed's lock: atomicCAS to take it, atomicExch to release it, no fence; the seed's 32
-// blocks (launch.blocks > 0 sets the grid: the race demonstration gives it more).
-inline void dot_seed_lock(const float* a, const float* b, std::size_t n, float* c, Workspace& ws,
-                          Launch launch) {
+// blocks (launch.blocks > 0 sets the grid: the race demonstration gives it more, and runs it with
+// kReadFromL2 too).
+template <bool kReadFromL2 = false>
+void dot_seed_lock(const float* a, const float* b, std::size_t n, float* c, Workspace& ws,
+                   Launch launch) {
   const int blocks = launch.blocks > 0 ? launch.blocks : seed_grid(n);
   check_grid(blocks);
   CUDA_CHECK(cudaMemsetAsync(c, 0, sizeof(float), launch.stream));
-  lock_kernel<<<blocks, kThreads, 0, launch.stream>>>(a, b, n, ws.mutex.seed_view(), c);
-  CUDA_CHECK_LAUNCH();
-}
-
-// The race demonstration's third column: v0 with *c read from L2, still without a fence.
-inline void dot_seed_lock_read_l2(const float* a, const float* b, std::size_t n, float* c,
-                                  Workspace& ws, Launch launch) {
-  const int blocks = launch.blocks > 0 ? launch.blocks : seed_grid(n);
-  check_grid(blocks);
-  CUDA_CHECK(cudaMemsetAsync(c, 0, sizeof(float), launch.stream));
-  lock_kernel<SeedLock, true>
+  lock_kernel<SeedLock, kReadFromL2>
       <<<blocks, kThreads, 0, launch.stream>>>(a, b, n, ws.mutex.seed_view(), c);
   CUDA_CHECK_LAUNCH();
 }
@@ -432,7 +431,7 @@ inline int near_bandwidth_grid_for(std::size_t) {
 
 inline std::vector<Version> versions() {
   return {
-      {"v0", "the seed's lock: atomicCAS, no fence; 32 blocks", dot_seed_lock, false, seed_grid,
+      {"v0", "the seed's lock: atomicCAS, no fence; 32 blocks", dot_seed_lock<>, false, seed_grid,
        kThreads},
       {"v1a", "a correct lock (acquire, release); full grid", dot_lock, false, full_grid, kThreads},
       {"v1b", "the lock holder adds the waiting blocks' sums", dot_combining_lock, false, full_grid,

@@ -56,24 +56,11 @@ std::string show(double value) {
   return course::format("%.9g", value);
 }
 
-unsigned int bits_of(float value) {
-  unsigned int bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-// A pair of device arrays.
-struct DeviceInputs {
-  course::DeviceBuffer<float> a;
-  course::DeviceBuffer<float> b;
-  explicit DeviceInputs(const lesson03::Inputs& in) : a(in.a), b(in.b) {}
-};
-
 // The seed's lock (v0), the same with the sum read from L2, and the correct lock (v1a): 20 runs
 // each at grids from the seed's 32 blocks to 8 blocks per SM, on the seed's input. Prints how many
 // runs were wrong, and by how much at worst; returns whether v1a was right every time.
 bool show_race(std::size_t n, const lesson03::Inputs& current, lesson03::Dist dist,
-               const DeviceInputs& current_on_gpu) {
+               const lesson03::DeviceInputs& current_on_gpu) {
   constexpr int kRuns = 20;
   const int sms = course::sm_count();
   // Every product of the seed's input is positive: a lost update leaves the result too small.
@@ -81,7 +68,7 @@ bool show_race(std::size_t n, const lesson03::Inputs& current, lesson03::Dist di
   const lesson03::Inputs other =
       is_seed ? lesson03::Inputs{} : lesson03::make_inputs(n, lesson03::Dist::seed, 0);
   const lesson03::Inputs& in = is_seed ? current : other;
-  const DeviceInputs other_on_gpu(other);
+  const lesson03::DeviceInputs other_on_gpu(other);
   const float* a = is_seed ? current_on_gpu.a.data() : other_on_gpu.a.data();
   const float* b = is_seed ? current_on_gpu.b.data() : other_on_gpu.b.data();
   const lesson03::Reference ref = lesson03::reference_dot(in.a.data(), in.b.data(), n);
@@ -92,7 +79,7 @@ bool show_race(std::size_t n, const lesson03::Inputs& current, lesson03::Dist di
       "\nthe race: %d runs per grid on the seed's input (n = %zu); a run is wrong when it is off "
       "by more than\nits error bound; the worst error is relative to the double dot product\n",
       kRuns, n);
-  const lesson03::Run runs[] = {lesson03::dot_seed_lock, lesson03::dot_seed_lock_read_l2,
+  const lesson03::Run runs[] = {lesson03::dot_seed_lock<false>, lesson03::dot_seed_lock<true>,
                                 lesson03::dot_lock};
   std::printf("%7s %7s | %-27s | %-27s | %-27s\n", "blocks", "per SM", "v0, the seed's lock",
               "v0, c read from L2", "v1a, the correct lock");
@@ -187,7 +174,7 @@ int run(int argc, char** argv) {
   std::printf("\n");
 
   const course::DeviceReport report = course::require_gpu_or_exit("lesson03");
-  const DeviceInputs d_in(in);
+  const lesson03::DeviceInputs d_in(in);
   course::DeviceBuffer<float> d_c(1);
   lesson03::Workspace ws;
   const bool whole = dist != lesson03::Dist::uniform;
@@ -205,11 +192,11 @@ int run(int argc, char** argv) {
   std::vector<Outcome> outcomes;
   // Runs `run` o.runs times more, and counts the different results (by their bits).
   auto distinct_results = [&](auto&& run_once) {
-    std::set<unsigned int> seen;
+    std::set<std::uint32_t> seen;
     for (int r = 0; r < o.runs; ++r) {
       d_c.fill_bytes(0xFF);
       run_once();
-      seen.insert(bits_of(d_c.download()[0]));
+      seen.insert(course::bits_of(d_c.download()[0]));
     }
     return seen.size();
   };
@@ -260,7 +247,8 @@ int run(int argc, char** argv) {
   for (const Outcome& r : outcomes) {
     const double error = static_cast<double>(r.got) - ref.dot;
     std::printf("%-8s %-16s 0x%08x   %-14.3g %-12s %zu\n", r.name.c_str(), show(r.got).c_str(),
-                bits_of(r.got), ref.dot == 0 ? std::fabs(error) : std::fabs(error / ref.dot),
+                static_cast<unsigned int>(course::bits_of(r.got)),
+                ref.dot == 0 ? std::fabs(error) : std::fabs(error / ref.dot),
                 r.bound > 0 ? course::format("%+.3g", error / r.bound).c_str() : "exact",
                 r.distinct);
   }
@@ -269,27 +257,20 @@ int run(int argc, char** argv) {
   // The whole trip: copy both arrays in (from pageable memory), v4, copy the result out.
   {
     course::NvtxRange range("whole trip");
-    std::vector<double> total, copy_in;
-    DeviceInputs trip(in);
+    lesson03::DeviceInputs copy(in);
     float out = 0;
-    for (int r = 0; r < 4; ++r) {
-      course::CudaEvent e0, e1, e2;
-      e0.record();
-      trip.a.upload(in.a);
-      trip.b.upload(in.b);
-      e1.record();
-      lesson03::dot_near_bandwidth(trip.a.data(), trip.b.data(), n, d_c.data(), ws, {});
-      CUDA_CHECK(cudaMemcpy(&out, d_c.data(), sizeof(float), cudaMemcpyDeviceToHost));
-      e2.record();
-      if (r == 0) continue;  // warm-up
-      total.push_back(e2.elapsed_ms_since(e0));
-      copy_in.push_back(e1.elapsed_ms_since(e0));
-    }
+    const course::Trip trip = course::time_whole_trip(
+        [&] {
+          copy.a.upload(in.a);
+          copy.b.upload(in.b);
+        },
+        [&] {
+          lesson03::dot_near_bandwidth(copy.a.data(), copy.b.data(), n, d_c.data(), ws, {});
+          CUDA_CHECK(cudaMemcpy(&out, d_c.data(), sizeof(float), cudaMemcpyDeviceToHost));
+        });
     std::printf(
-        "whole trip with v4 (median of 3): %.3f ms, of which copy in %.3f ms (%.1f GB/s over "
-        "PCIe, pageable)\n",
-        course::median(total), course::median(copy_in),
-        static_cast<double>(2 * n * sizeof(float)) / (course::median(copy_in) * 1e6));
+        "%s\n",
+        course::whole_trip_text("v4", trip, 3, static_cast<double>(2 * n * sizeof(float))).c_str());
   }
 
   if (!o.common.csv.empty()) {
