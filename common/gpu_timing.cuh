@@ -14,7 +14,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "device_memory.hpp"
@@ -78,6 +80,42 @@ template <typename Run>
 Timing time_gpu(Run&& run, int reps, int warmups = 2, cudaStream_t stream = nullptr,
                 double budget_ms = 0.0) {
   return time_gpu([] {}, run, reps, warmups, stream, budget_ms);
+}
+
+// The whole trip a user's program makes: copy_in() (the input, host to device), then
+// run_and_copy_out() (the work, and the result back to the host), with CUDA events around both.
+// One untimed trip, then `reps` timed ones; returns the median of the whole and of the copy in,
+// and the text of the line the lessons print, for `bytes` copied in.
+struct Trip {
+  double total_ms = 0;
+  double copy_in_ms = 0;
+};
+
+template <typename CopyIn, typename RunAndCopyOut>
+Trip time_whole_trip(CopyIn&& copy_in, RunAndCopyOut&& run_and_copy_out, int reps = 3) {
+  std::vector<double> total;
+  std::vector<double> in;
+  for (int r = 0; r <= reps; ++r) {
+    CudaEvent start, copied, done;
+    start.record();
+    copy_in();
+    copied.record();
+    run_and_copy_out();
+    done.record();
+    if (r == 0) continue;  // warm-up
+    total.push_back(done.elapsed_ms_since(start));
+    in.push_back(copied.elapsed_ms_since(start));
+  }
+  return Trip{median(total), median(in)};
+}
+
+inline std::string whole_trip_text(const char* version, const Trip& trip, int reps, double bytes) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "whole trip with %s (median of %d): %.3f ms, of which copy in %.3f ms (%.1f GB/s "
+                "over PCIe, pageable)",
+                version, reps, trip.total_ms, trip.copy_in_ms, bytes / (trip.copy_in_ms * 1e6));
+  return line;
 }
 
 }  // namespace course

@@ -47,13 +47,18 @@ struct Aligned16 {
   __host__ __device__ const Vector* body() const {
     return reinterpret_cast<const Vector*>(data + head);
   }
-  // Calls f(element) for the head and the tail, one element per thread, for the grid's first
-  // threads (there are fewer than 2 * kPerVector of them).
+  // Calls f(i) for the indices i of the head and the tail, one index per thread, for the grid's
+  // first threads (there are fewer than 2 * kPerVector of them).
+  template <typename F>
+  __device__ void for_each_edge_index(std::size_t thread, F f) const {
+    const std::size_t tail = head + vectors * kPerVector;
+    if (thread < head) f(thread);
+    if (thread < n - tail) f(tail + thread);
+  }
+  // Calls f(element) for the head and the tail, likewise.
   template <typename F>
   __device__ void for_each_edge(std::size_t thread, F f) const {
-    const std::size_t tail = head + vectors * kPerVector;
-    if (thread < head) f(data[thread]);
-    if (thread < n - tail) f(data[tail + thread]);
+    for_each_edge_index(thread, [&](std::size_t i) { f(data[i]); });
   }
 };
 

@@ -21,6 +21,7 @@ Markers (each generated block sits between a marker and its closing tag):
   <!-- /log -->
   <!--v a.csv v3 gbps-->1605.9<!--/v-->              one field of one row, inline
   <!--v a.csv v3/v2 speedup-->9.1<!--/v-->           a ratio of two rows' speed (median times)
+  <!--v a.csv v3/v2 ratio-->9.087<!--/v-->           the same, to three decimals
 
 A file may name the folder its sources live in once, with <!-- results-dir: docs/results/x -->;
 names without a "/" in its markers are then read from that folder.
@@ -157,7 +158,8 @@ def inline_value(path, version, field):
     rows = read_csv(path)
     if "/" in version:
         top, bottom = version.split("/")
-        return f"{float(row_of(rows, bottom, path)['median_ms']) / float(row_of(rows, top, path)['median_ms']):.1f}"
+        ratio = float(row_of(rows, bottom, path)['median_ms']) / float(row_of(rows, top, path)['median_ms'])
+        return f"{ratio:.3f}" if field == "ratio" else f"{ratio:.1f}"
     r = row_of(rows, version, path)
     value = r[field]
     digits = {"median_ms": 4, "gbps": 1, "pct_copy": 1, "speedup_vs_cpu": 1, "cpu_ms": 3,

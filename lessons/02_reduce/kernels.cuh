@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "block_reduce.cuh"
 #include "check.hpp"
 #include "device_memory.hpp"
 #include "launch.hpp"
@@ -20,7 +21,7 @@
 
 namespace lesson02 {
 
-constexpr int kWarp = 32;
+constexpr int kWarp = course::kWarpSize;
 constexpr int kThreads = 256;  // the seed's block size, kept by every version (v6's is a template)
 
 // Scratch memory, allocated once for a given n, outside the timed runs (as CUB's temporary
@@ -223,40 +224,14 @@ void reduce_last_warp(const T* in, std::size_t n, T* result, Workspace<T>& ws, L
 
 // ---- v5 -----------------------------------------------------------------------------------------
 
-// The sum of v over the 32 lanes of a warp, in lane 0, by shuffles: at each step a lane adds the
-// value of the lane `offset` above it, straight from its register (no shared memory, no
-// barrier). For ints on compute capability 8.0 and newer, __reduce_add_sync does all five steps in
-// one instruction, and every lane gets the sum.
-template <typename T>
-__device__ __forceinline__ T warp_sum(T v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  if constexpr (std::is_same<T, int>::value || std::is_same<T, unsigned int>::value) {
-    return __reduce_add_sync(0xFFFFFFFFu, v);
-  }
-#endif
-#pragma unroll
-  for (int offset = kWarp / 2; offset > 0; offset /= 2)
-    v += __shfl_down_sync(0xFFFFFFFFu, v, offset);
-  return v;
-}
-
-// The sum of v over the block, in thread 0: each warp sums its lanes, the warps' sums meet in
-// shared memory, and the first warp sums those. Requires blockDim.x to be a multiple of 32, at
-// most 1024, and every thread of the block to call it.
-template <typename T>
-__device__ T block_sum(T v) {
-  __shared__ T warp_sums[kWarp];
-  const unsigned int lane = threadIdx.x % kWarp;
-  const unsigned int warp = threadIdx.x / kWarp;
-  v = warp_sum(v);
-  if (lane == 0) warp_sums[warp] = v;
-  __syncthreads();  // every warp's sum is in before the first warp reads them
-  if (warp == 0) {
-    v = lane < blockDim.x / kWarp ? warp_sums[lane] : T(0);
-    v = warp_sum(v);
-  }
-  return v;
-}
+// v5's building blocks, warp_sum and block_sum, live in common/block_reduce.cuh, because
+// lessons 03 and 06 use them too. warp_sum: at each of five steps a lane adds the value of the
+// lane `offset` above it, by __shfl_down_sync, straight from that lane's register (no shared
+// memory, no barrier); for ints on compute capability 8.0 and newer, __reduce_add_sync does all
+// five steps in one instruction. block_sum: each warp sums its lanes, the warps' sums meet in 32
+// shared-memory slots, and the first warp sums those; the block's sum ends in thread 0.
+using course::block_sum;
+using course::warp_sum;
 
 // v5 warp shuffles: the whole block reduction is warp_sum and block_sum, lanes exchanging
 // registers (v4: every step went through shared memory). Two barriers per block in all.
@@ -342,28 +317,15 @@ void reduce_grid_stride(const T* in, std::size_t n, T* result, Workspace<T>& ws,
 // v7 one launch: the last block to finish adds up the partial sums (v6: a second launch did).
 // Each block stores its partial sum, then a fence makes that store visible to every block before
 // the block counts itself done with an atomic; the block that sees the count reach the grid size
-// knows every partial sum is in, and adds them, in block order. (The other way to finish in one
-// launch, an atomicAdd of each block's sum to the result, needs the result zeroed first, and for
-// floats gives a different rounding on every run, since the blocks finish in a different order.)
+// knows every partial sum is in, and adds them, in block order. That finish is
+// course::finish_in_last_block, in common/block_reduce.cuh, because lesson 03 finishes the same
+// way. (The other way to finish in one launch, an atomicAdd of each block's sum to the result,
+// needs the result zeroed first, and for floats gives a different rounding on every run, since
+// the blocks finish in a different order.)
 template <typename T>
 __global__ void __launch_bounds__(kBigBlock)
     one_launch_kernel(const T* in, std::size_t n, T* partials, unsigned int* finished, T* result) {
-  __shared__ bool last;
-  const T sum = block_sum(thread_sum(in, n));
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = sum;
-    __threadfence();  // the partial sum is visible to every block before this block counts itself
-    // atomicInc wraps to 0 after gridDim.x - 1: the counter is ready for the next launch.
-    last = atomicInc(finished, gridDim.x - 1) == gridDim.x - 1;
-    __threadfence();  // and the other blocks' partial sums are read only after their count
-  }
-  __syncthreads();  // `last` is known to the whole block, and the first block_sum is finished
-  if (!last) return;
-  T total = 0;
-  for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
-    total += __ldcg(&partials[b]);
-  total = block_sum(total);
-  if (threadIdx.x == 0) *result = total;
+  course::finish_in_last_block(block_sum(thread_sum(in, n)), partials, finished, result);
 }
 
 template <typename T>

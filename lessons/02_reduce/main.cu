@@ -160,9 +160,8 @@ int run_typed(const Options& o, const std::string& command) {
     std::printf("%-8s %-16s %-12s %s\n", "version", "float sum", "bits",
                 "error against the double sum, in units of the bound");
     for (const auto& [name, got] : results) {
-      unsigned int bits = 0;
-      std::memcpy(&bits, &got, sizeof bits);
-      std::printf("%-8s %-16s 0x%08x   %+.3g\n", name.c_str(), show(got).c_str(), bits,
+      std::printf("%-8s %-16s 0x%08x   %+.3g\n", name.c_str(), show(got).c_str(),
+                  static_cast<unsigned int>(course::bits_of(got)),
                   (static_cast<double>(got) - static_cast<double>(expected)) / bound);
     }
     std::printf("%-8s %-16s %-12s   %+.3g\n\n", "CPU loop", show(in_order).c_str(), "",
@@ -190,25 +189,15 @@ int run_typed(const Options& o, const std::string& command) {
   // The whole trip: copy in (from pageable memory), v7, copy the one result out.
   {
     course::NvtxRange range("whole trip");
-    std::vector<double> total, copy_in;
     T out = 0;
-    for (int r = 0; r < 4; ++r) {
-      course::CudaEvent e0, e1, e2;
-      e0.record();
-      d_in.upload(input);
-      e1.record();
-      lesson02::reduce_one_launch(d_in.data(), n, d_result.data(), ws, {});
-      CUDA_CHECK(cudaMemcpy(&out, d_result.data(), sizeof(T), cudaMemcpyDeviceToHost));
-      e2.record();
-      if (r == 0) continue;  // warm-up
-      total.push_back(e2.elapsed_ms_since(e0));
-      copy_in.push_back(e1.elapsed_ms_since(e0));
-    }
-    std::printf(
-        "whole trip with v7 (median of 3): %.3f ms, of which copy in %.3f ms (%.1f GB/s "
-        "over PCIe, pageable)\n",
-        course::median(total), course::median(copy_in),
-        static_cast<double>(n * sizeof(T)) / (course::median(copy_in) * 1e6));
+    const course::Trip trip = course::time_whole_trip(
+        [&] { d_in.upload(input); },
+        [&] {
+          lesson02::reduce_one_launch(d_in.data(), n, d_result.data(), ws, {});
+          CUDA_CHECK(cudaMemcpy(&out, d_result.data(), sizeof(T), cudaMemcpyDeviceToHost));
+        });
+    std::printf("%s\n",
+                course::whole_trip_text("v7", trip, 3, static_cast<double>(n * sizeof(T))).c_str());
   }
 
   if (!o.common.csv.empty()) {

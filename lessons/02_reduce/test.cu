@@ -12,6 +12,7 @@
 
 #include "kernels.cuh"
 #include "reference.hpp"
+#include "table.hpp"
 #include "testing.hpp"
 
 namespace {
@@ -41,13 +42,6 @@ T run_cub(const T* d_in, std::size_t n) {
   const T got = result.download()[0];
   REQUIRE(result.guards_intact());
   return got;
-}
-
-template <typename T>
-unsigned int bits_of(T value) {
-  unsigned int bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
 }
 
 // Every version and CUB must sum `data` (already on the GPU at d_data) to `expected` exactly.
@@ -219,7 +213,7 @@ TEST_CASE("every version gives the same float sum, bit for bit, run after run", 
     for (int run = 0; run < 10; ++run) {
       result.fill_bytes(0xFF);
       v.run(d_x.data(), n, result.data(), ws, {});
-      const unsigned int bits = bits_of(result.download()[0]);
+      const unsigned int bits = course::bits_of(result.download()[0]);
       if (run == 0) first = bits;
       INFO(v.name << ", run " << run);
       CHECK(bits == first);

@@ -1,0 +1,112 @@
+// Reductions across a warp and across a block, for any associative operator: lesson 02's v5
+// building blocks (written there, as warp_sum and block_sum), shared by the lessons after it.
+//
+//   const float total = course::block_sum(my_partial);       // the block's sum, in thread 0
+//   const int most = course::block_reduce(x, course::Max{}, INT_MIN);
+//
+// A warp reduces by shuffles: at each of five steps, a lane combines its value with the value of
+// the lane `offset` above it, read straight from that lane's register. A block reduces its warps
+// that way, then the warps' results meet in shared memory and the first warp reduces those.
+#pragma once
+
+#include <type_traits>
+
+namespace course {
+
+constexpr int kWarpSize = 32;
+constexpr unsigned int kFullWarp = 0xFFFFFFFFu;
+
+struct Plus {
+  template <typename T>
+  __host__ __device__ T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+struct Max {
+  template <typename T>
+  __host__ __device__ T operator()(T a, T b) const {
+    return a < b ? b : a;
+  }
+};
+struct Min {
+  template <typename T>
+  __host__ __device__ T operator()(T a, T b) const {
+    return b < a ? b : a;
+  }
+};
+
+// v reduced with op over the 32 lanes of a (full) warp; the result is in lane 0. For 32-bit ints
+// on compute capability 8.0 and newer, __reduce_{add,max,min}_sync do all five steps in one
+// instruction (REDUX), and every lane gets the result.
+template <typename T, typename Op>
+__device__ __forceinline__ T warp_reduce(T v, Op op) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  constexpr bool kInt32 = std::is_same<T, int>::value || std::is_same<T, unsigned int>::value;
+  if constexpr (kInt32 && std::is_same<Op, Plus>::value) return __reduce_add_sync(kFullWarp, v);
+  if constexpr (kInt32 && std::is_same<Op, Max>::value) return __reduce_max_sync(kFullWarp, v);
+  if constexpr (kInt32 && std::is_same<Op, Min>::value) return __reduce_min_sync(kFullWarp, v);
+#endif
+#pragma unroll
+  for (int offset = kWarpSize / 2; offset > 0; offset /= 2)
+    v = op(v, __shfl_down_sync(kFullWarp, v, offset));
+  return v;
+}
+
+// v reduced with op over the whole block; the result is in thread 0. `identity` is the value
+// that changes nothing (0 for +, the lowest value for max). Every thread of the block must call
+// it; blockDim.x must be a multiple of 32 (at most 1024). It uses shared memory of its own, so a
+// second call in the same kernel must come after a __syncthreads() that follows the first.
+template <typename T, typename Op>
+__device__ T block_reduce(T v, Op op, T identity) {
+  __shared__ T warp_results[kWarpSize];
+  const unsigned int lane = threadIdx.x % kWarpSize;
+  const unsigned int warp = threadIdx.x / kWarpSize;
+  v = warp_reduce(v, op);
+  if (lane == 0) warp_results[warp] = v;
+  __syncthreads();  // every warp's result is in before the first warp reads them
+  if (warp == 0) {
+    v = lane < blockDim.x / kWarpSize ? warp_results[lane] : identity;
+    v = warp_reduce(v, op);
+  }
+  return v;
+}
+
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v) {
+  return warp_reduce(v, Plus{});
+}
+
+template <typename T>
+__device__ __forceinline__ T block_sum(T v) {
+  return block_reduce(v, Plus{}, T(0));
+}
+
+// Finishes a grid-wide sum in the same launch (lesson 02's v7): every block stores its sum in
+// partials[blockIdx.x]; the last block to finish adds them all, in block order, and writes
+// *result. The order never changes, so a float result is the same, bit for bit, on every run with
+// the same grid. Call from every thread of every block, with the block's sum in thread 0.
+// `finished` starts at zero and is back at zero when the kernel ends.
+//
+// A fence makes a block's partial sum visible to every block before the block counts itself done
+// with an atomic; the block that brings the count to the grid size knows every sum is in.
+template <typename T>
+__device__ void finish_in_last_block(T block_total, T* partials, unsigned int* finished,
+                                     T* result) {
+  __shared__ bool last;
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = block_total;
+    __threadfence();  // the partial sum is visible to every block before this block counts itself
+    // atomicInc wraps to 0 after gridDim.x - 1: the counter is ready for the next launch.
+    last = atomicInc(finished, gridDim.x - 1) == gridDim.x - 1;
+    __threadfence();  // and the other blocks' partial sums are read only after their count
+  }
+  __syncthreads();  // `last` is known to the whole block, and the caller's block_sum is finished
+  if (!last) return;
+  T total = 0;
+  for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
+    total += __ldcg(&partials[b]);  // from L2, where the other blocks' stores went
+  total = block_sum(total);
+  if (threadIdx.x == 0) *result = total;
+}
+
+}  // namespace course
