@@ -15,6 +15,8 @@ Markers (each generated block sits between a marker and its closing tag):
   <!-- /table -->
   <!-- table summary: a.csv b.csv ... -->            GB/s and % of copy, one column per CSV,
   <!-- /table -->                                    and the best version over the library
+  <!-- table glance: a.csv b.csv ... -->             one row per lesson: v0, the best version,
+  <!-- /table -->                                    the library, and the speedups
   <!-- log: docs/results/x/run.txt -->               a program's output, verbatim
   <!-- /log -->
   <!-- log: docs/results/x/run.txt /regex/ -->       only the lines that match the regex
@@ -138,6 +140,47 @@ def summary_table(paths):
     return "\n".join(out) + "\n"
 
 
+LESSON_NAMES = {"01": "atomics histogram", "02": "reduce", "03": "lock dot product",
+                "04": "GPU hash table", "05": "bubble sort", "06": "top-k"}
+
+
+def glance_table(paths):
+    """Per lesson (one CSV each): the seed's version (v0), the course's best version and the
+    library, with the best one's speedups over the other two."""
+    out = ["| lesson | input | the seed's v0 | the course's best | the library | best vs v0 | "
+           "best vs library |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
+    first = None
+    for path in paths:
+        rows = read_csv(path)
+        first = first or rows[0]
+        ran = [r for r in rows if r["check"] == "ok"]
+        seed = row_of(rows, "v0", path)
+        ours = [r for r in ran if r["version"].startswith("v")]
+        library = [r for r in ran if not r["version"].startswith("v")]
+        if not ours or not library:
+            raise ValueError(f"{path}: no checked version or library row")
+        best = min(ours, key=lambda r: float(r["median_ms"]))
+        lib = library[0]
+
+        def cell(r):
+            return f"{r['version']}: {number(r['median_ms'], 4)} ms, {number(r['gbps'], 1)} GB/s"
+
+        lesson = rows[0]["lesson"]
+        seed_cell = cell(seed) if seed["check"] == "ok" else f"{cell(seed)} (**{seed['check']}**)"
+        out.append(f"| {lesson} {LESSON_NAMES.get(lesson, '')} | {label(rows)} | {seed_cell} | "
+                   f"{cell(best)} | {cell(lib)} | "
+                   f"{float(seed['median_ms']) / float(best['median_ms']):.1f}x | "
+                   f"{float(lib['median_ms']) / float(best['median_ms']):.2f}x |")
+    out.append("")
+    out.append(f"Median times on {first['device']}, CUDA {first['cuda']}; GB/s are the bytes the "
+               f"problem must move over the time. Commands:")
+    out.append("")
+    for path in paths:
+        out.append(f"- `{read_csv(path)[0]['command']}`")
+    return "\n".join(out) + "\n"
+
+
 def log_block(spec):
     parts = spec.split(None, 1)
     path = parts[0]
@@ -178,6 +221,8 @@ def regenerate(text):
             body = full_table(spec.strip())
         elif kind == "table summary":
             body = summary_table(spec.split())
+        elif kind == "table glance":
+            body = glance_table(spec.split())
         elif kind == "log":
             body = log_block(spec.strip())
         else:
