@@ -231,7 +231,6 @@ void reduce_last_warp(const T* in, std::size_t n, T* result, Workspace<T>& ws, L
 // five steps in one instruction. block_sum: each warp sums its lanes, the warps' sums meet in 32
 // shared-memory slots, and the first warp sums those; the block's sum ends in thread 0.
 using course::block_sum;
-using course::warp_sum;
 
 // v5 warp shuffles: the whole block reduction is warp_sum and block_sum, lanes exchanging
 // registers (v4: every step went through shared memory). Two barriers per block in all.

@@ -3,7 +3,6 @@
 // floats within the bound in reference.hpp) and prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson02
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <thread>
 #include <type_traits>

@@ -5,7 +5,6 @@
 // elements.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>

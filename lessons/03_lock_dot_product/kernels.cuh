@@ -397,14 +397,16 @@ __global__ void __launch_bounds__(kBigBlock)
   course::finish_in_last_block(course::block_sum(thread_dot(a, b, n)), partials, finished, c);
 }
 
-inline int near_bandwidth_grid() {
+// v4's grid: as many blocks of kBigBlock as the GPU holds at once, whatever n (the parameter gives
+// every version's grid function the same signature).
+inline int near_bandwidth_grid(std::size_t) {
   static const int grid = course::occupancy_grid(near_bandwidth_kernel, kBigBlock);
   return grid;
 }
 
 inline void dot_near_bandwidth(const float* a, const float* b, std::size_t n, float* c,
                                Workspace& ws, Launch launch) {
-  const int blocks = launch.blocks > 0 ? launch.blocks : near_bandwidth_grid();
+  const int blocks = launch.blocks > 0 ? launch.blocks : near_bandwidth_grid(n);
   check_grid(blocks);
   near_bandwidth_kernel<<<blocks, kBigBlock, 0, launch.stream>>>(a, b, n, ws.partials(),
                                                                  ws.finished_blocks(), c);
@@ -420,27 +422,21 @@ struct Version {
   const char* name;
   const char* idea;
   Run run;
-  bool deterministic;          // the same bits on every run with the same grid
   int (*grid)(std::size_t n);  // its default grid
   int threads_per_block;
 };
 
-inline int near_bandwidth_grid_for(std::size_t) {
-  return near_bandwidth_grid();
-}
-
 inline std::vector<Version> versions() {
   return {
-      {"v0", "the seed's lock: atomicCAS, no fence; 32 blocks", dot_seed_lock<>, false, seed_grid,
+      {"v0", "the seed's lock: atomicCAS, no fence; 32 blocks", dot_seed_lock<>, seed_grid,
        kThreads},
-      {"v1a", "a correct lock (acquire, release); full grid", dot_lock, false, full_grid, kThreads},
-      {"v1b", "the lock holder adds the waiting blocks' sums", dot_combining_lock, false, full_grid,
+      {"v1a", "a correct lock (acquire, release); full grid", dot_lock, full_grid, kThreads},
+      {"v1b", "the lock holder adds the waiting blocks' sums", dot_combining_lock, full_grid,
        kThreads},
-      {"v2", "float atomicAdd finishes", dot_atomic_add, false, full_grid, kThreads},
-      {"v3", "deterministic: stored sums, a second launch adds", dot_two_pass, true, full_grid,
-       kThreads},
-      {"v4", "16-byte loads, shuffles, last block adds", dot_near_bandwidth, true,
-       near_bandwidth_grid_for, kBigBlock},
+      {"v2", "float atomicAdd finishes", dot_atomic_add, full_grid, kThreads},
+      {"v3", "deterministic: stored sums, a second launch adds", dot_two_pass, full_grid, kThreads},
+      {"v4", "16-byte loads, shuffles, last block adds", dot_near_bandwidth, near_bandwidth_grid,
+       kBigBlock},
   };
 }
 

@@ -5,7 +5,6 @@
 // folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -lcublas -o lesson03
 #include <cstdio>
-#include <cstring>
 #include <set>
 #include <string>
 #include <thread>

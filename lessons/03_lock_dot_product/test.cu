@@ -5,7 +5,6 @@
 // bit-identical results for the deterministic versions; misaligned arrays; past 2^31 elements.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
