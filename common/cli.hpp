@@ -170,6 +170,24 @@ class CommandLine {
     return *this;
   }
 
+  // A real number in [min, max], such as 0.5 or 1e-3.
+  CommandLine& real(const std::string& name, double* target, const std::string& help, double min,
+                    double max) {
+    char shown[64];
+    std::snprintf(shown, sizeof shown, "%g", *target);
+    char range[96];
+    std::snprintf(range, sizeof range, "a number from %g to %g", min, max);
+    add(name, "X", help, shown, [=](const std::string& text) {
+      char* end = nullptr;
+      const double value = std::strtod(text.c_str(), &end);
+      if (text.empty() || end != text.c_str() + text.size() || !(value >= min && value <= max)) {
+        throw UsageError(name + " must be " + range + ", not '" + text + "'");
+      }
+      *target = value;
+    });
+    return *this;
+  }
+
   // One of a fixed set of words.
   CommandLine& choice(const std::string& name, std::string* target,
                       std::vector<std::string> choices, const std::string& help) {

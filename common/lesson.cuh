@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "check.hpp"
@@ -40,8 +41,9 @@ struct StandardOptions {
 };
 
 inline void add_standard_options(CommandLine& cli, StandardOptions* options,
-                                 const std::string& n_help) {
-  cli.number("--n", &options->n, n_help, std::size_t{1});
+                                 const std::string& n_help,
+                                 std::size_t max_n = std::numeric_limits<std::size_t>::max()) {
+  cli.number("--n", &options->n, n_help, std::size_t{1}, max_n);
   cli.number("--seed", &options->seed, "seed of the random input");
   cli.number("--reps", &options->reps, "timed runs per version; the median is reported", 1, 10000);
   cli.text("--csv", &options->csv, "FILE", "also write the result table to FILE as CSV");

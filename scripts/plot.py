@@ -24,7 +24,7 @@ def read(path):
         return list(csv.DictReader(f))
 
 
-def draw(ax, runs, versions, copy, log):
+def draw(ax, runs, names, versions, copy, log):
     width = 0.8 / len(runs)
     colors = plt.get_cmap("tab10").colors
     for k, rows in enumerate(runs):
@@ -37,7 +37,7 @@ def draw(ax, runs, versions, copy, log):
             xs.append(i + (k - (len(runs) - 1) / 2) * width)
             ys.append(float(r["gbps"]))
             hatches.append("//" if not v.startswith("v") else "")
-        bars = ax.bar(xs, ys, width, label=label(rows), color=colors[k % 10], edgecolor="black",
+        bars = ax.bar(xs, ys, width, label=names[k], color=colors[k % 10], edgecolor="black",
                       linewidth=0.4)
         for bar, hatch in zip(bars, hatches):
             bar.set_hatch(hatch)
@@ -75,8 +75,12 @@ def main(argv):
     fast = [v for v in versions if best[v] >= copy / 10]
     fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5),
                                       gridspec_kw={"width_ratios": [len(versions), len(fast)]})
-    draw(left, runs, versions, copy, log=True)
-    draw(right, runs, fast, copy, log=False)
+    # Runs of one size on different inputs are told apart by their input.
+    names = [label(rows) for rows in runs]
+    if len(set(names)) < len(names):
+        names = [f"{label(rows)}, {rows[0]['dist']}" for rows in runs]
+    draw(left, runs, names, versions, copy, log=True)
+    draw(right, runs, names, fast, copy, log=False)
     left.set_ylabel("effective GB/s (bytes counted / median time)")
     left.legend(loc="upper left", fontsize=9)
     fig.suptitle(f"{title}\n{runs[0][0]['device']}, CUDA {runs[0][0]['cuda']}; "

@@ -154,7 +154,9 @@ def glance_table(paths):
     for path in paths:
         rows = read_csv(path)
         first = first or rows[0]
-        ran = [r for r in rows if r["check"] == "ok"]
+        # A version with a space in its name ("v4 find") is a second operation of a version:
+        # the glance compares the first operation (lesson 04: insert) only.
+        ran = [r for r in rows if r["check"] == "ok" and " " not in r["version"]]
         seed = row_of(rows, "v0", path)
         ours = [r for r in ran if r["version"].startswith("v")]
         library = [r for r in ran if not r["version"].startswith("v")]

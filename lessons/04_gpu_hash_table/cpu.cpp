@@ -1,0 +1,69 @@
+// Lesson 04 on the CPU alone: the book's chained table (1024 buckets, entries from a pool, each
+// inserted at the head of its bucket), checked entry by entry, and std::unordered_map, the table a
+// C++ user would pick, for insert and for find. Build alone:
+//   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson04_cpu
+#include <cstdio>
+#include <string>
+
+#include "cli.hpp"
+#include "reference.hpp"
+#include "table.hpp"
+#include "timing.hpp"
+
+namespace {
+
+int run(int argc, char** argv) {
+  std::size_t n = lesson04::kSeedKeys;
+  std::uint64_t seed = 2024;
+  std::string dist_name = "random";
+  std::uint32_t buckets = lesson04::kSeedBuckets;
+  int reps = 3;
+  course::CommandLine cli("lesson04_cpu",
+                          "The book's chained hash table and std::unordered_map, on the CPU.");
+  cli.number("--n", &n, "keys to insert", std::size_t{1}, lesson04::kMaxKeys)
+      .number("--seed", &seed, "seed of the random input")
+      .choice("--dist", &dist_name, {"random", "sequential", "dups", "equal", "collide"},
+              "random: the book's 32-bit words; sequential: 0, 1, 2, ...; dups: each key about 8 "
+              "times; equal: one key; collide: multiples of 1024")
+      .number("--buckets", &buckets, "buckets of the book's table", 1u, 0xFFFFFFFFu)
+      .number("--reps", &reps, "timed runs per version; the median is reported", 1, 1000);
+  course::parse_or_exit(cli, argc, argv);
+
+  const std::vector<std::uint32_t> keys =
+      lesson04::make_keys(n, lesson04::parse_dist(dist_name), seed);
+  const double per_ms = static_cast<double>(n) / 1e3;
+  std::printf("lesson04_cpu: %zu keys (%s, seed %llu)\n", n, dist_name.c_str(),
+              static_cast<unsigned long long>(seed));
+
+  lesson04::SeedTable table(1, 1);
+  const course::Timing book =
+      course::time_cpu([&] { table = lesson04::build_seed_table(keys, buckets); }, reps, 0);
+  const lesson04::ChainCheck check = lesson04::check_chains(table.heads(), table.pool().data(),
+                                                            table.pool().size(), keys.data(), n);
+  std::printf("the book's table, %u buckets:        %10.3f ms  %8.1f Mkeys/s  %s: %s\n", buckets,
+              book.median_ms, per_ms / book.median_ms, check.ok(n) ? "ok" : "FAIL",
+              check.text(n).c_str());
+
+  lesson04::Map map;
+  const course::Timing build = course::time_cpu(
+      [&] { map = lesson04::Map(); }, [&] { map = lesson04::reference_map(keys); }, reps, 0);
+  std::printf("std::unordered_map, insert_or_assign: %10.3f ms  %8.1f Mkeys/s  (%zu distinct)\n",
+              build.median_ms, per_ms / build.median_ms, map.size());
+  std::size_t found = 0;
+  const course::Timing find = course::time_cpu(
+      [&] {
+        found = 0;
+        for (std::uint32_t key : keys)
+          found += map.find(key) != map.end();
+      },
+      reps, 0);
+  std::printf("std::unordered_map, find (present):   %10.3f ms  %8.1f Mkeys/s  %s\n",
+              find.median_ms, per_ms / find.median_ms, found == n ? "ok" : "FAIL");
+  return check.ok(n) && found == n ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::run_program("lesson04_cpu", [&] { return run(argc, argv); });
+}
