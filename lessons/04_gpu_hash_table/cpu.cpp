@@ -22,9 +22,7 @@ int run(int argc, char** argv) {
                           "The book's chained hash table and std::unordered_map, on the CPU.");
   cli.number("--n", &n, "keys to insert", std::size_t{1}, lesson04::kMaxKeys)
       .number("--seed", &seed, "seed of the random input")
-      .choice("--dist", &dist_name, {"random", "sequential", "dups", "equal", "collide"},
-              "random: the book's 32-bit words; sequential: 0, 1, 2, ...; dups: each key about 8 "
-              "times; equal: one key; collide: multiples of 1024")
+      .choice("--dist", &dist_name, lesson04::dist_names(), lesson04::dist_help())
       .number("--buckets", &buckets, "buckets of the book's table", 1u, 0xFFFFFFFFu)
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 1000);
   course::parse_or_exit(cli, argc, argv);

@@ -103,6 +103,21 @@ class ChainedTable {
     copy_to_host(heads, pool);
     return check_chains(heads, pool.data(), pool.size(), keys.data(), keys.size());
   }
+  // For the tests: "" when the table passes check() and holds exactly what std::unordered_multimap
+  // holds after the same inserts; otherwise what is wrong.
+  std::string mismatch(const std::vector<std::uint32_t>& keys) const {
+    std::vector<Entry*> heads;
+    std::vector<Entry> pool;
+    copy_to_host(heads, pool);
+    const std::size_t n = keys.size();
+    const ChainCheck c = check_chains(heads, pool.data(), pool.size(), keys.data(), n);
+    if (!c.ok(n)) return c.text(n);
+    if (chain_pairs(heads, n) != multimap_pairs(keys))
+      return "differs from std::unordered_multimap";
+    return "";
+  }
+
+ private:
   // The table's heads and pool, with every pointer rebased onto `pool`.
   void copy_to_host(std::vector<Entry*>& heads, std::vector<Entry>& pool) const {
     heads = heads_.download();
@@ -110,7 +125,6 @@ class ChainedTable {
     rebase(heads, pool, pool_.data());
   }
 
- private:
   course::DeviceBuffer<Entry*> heads_;
   course::DeviceBuffer<Entry> pool_;
   course::DeviceBuffer<int> locks_;

@@ -36,10 +36,7 @@ Options parse(int argc, char** argv) {
                           "A GPU hash table: the book's CPU table, std::unordered_map, every GPU "
                           "version and a sorted array, on the same keys.");
   course::add_standard_options(cli, &o.common, "keys to insert", lesson04::kMaxKeys);
-  cli.choice("--dist", &o.dist, {"random", "sequential", "dups", "equal", "collide"},
-             "random: the book's 32-bit words; sequential: 0, 1, 2, ...; dups: each key about 8 "
-             "times; equal: one key; collide: multiples of 1024 (equal and collide put every key "
-             "in one bucket of v1 and v2: slow at large n)");
+  cli.choice("--dist", &o.dist, lesson04::dist_names(), lesson04::dist_help());
   cli.real("--load-factor", &o.load_factor, "keys per slot of v4 and v5, and per bucket of v3",
            0.05, 1.0);
   cli.number("--blocks", &o.blocks, "grid of the chained versions, v0 to v3 (0: the book's 60)", 0,

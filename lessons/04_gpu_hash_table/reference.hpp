@@ -60,13 +60,28 @@ COURSE_HOST_DEVICE constexpr std::uint32_t mix32(std::uint32_t h) {
 //               the products wrap around and repeat).
 enum class Dist { random, sequential, dups, equal, collide };
 
+// The names of the inputs, in the order of Dist, as --dist takes them, and their help text.
+inline const std::vector<std::string>& dist_names() {
+  static const std::vector<std::string> names = {"random", "sequential", "dups", "equal",
+                                                 "collide"};
+  return names;
+}
+inline const char* dist_help() {
+  return "random: the book's 32-bit words; sequential: 0, 1, 2, ...; dups: each key about 8 "
+         "times; equal: one key; collide: multiples of 1024 (equal and collide put every key in "
+         "one bucket of the book's table: slow at large n)";
+}
+
 inline Dist parse_dist(const std::string& name) {
-  if (name == "random") return Dist::random;
-  if (name == "sequential") return Dist::sequential;
-  if (name == "dups") return Dist::dups;
-  if (name == "equal") return Dist::equal;
-  if (name == "collide") return Dist::collide;
+  const std::vector<std::string>& names = dist_names();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return static_cast<Dist>(i);
+  }
   throw std::invalid_argument("unknown distribution " + name);
+}
+
+inline const char* dist_name(Dist dist) {
+  return dist_names()[static_cast<std::size_t>(dist)].c_str();
 }
 
 inline std::vector<std::uint32_t> make_keys(std::size_t n, Dist dist, std::uint64_t seed) {
