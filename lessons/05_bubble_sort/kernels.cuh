@@ -11,7 +11,9 @@
 //   v5  bitonic sort of any n: blocks sort chunks, then global-memory passes for the strides
 //       longer than a chunk, and a shared-memory pass for the rest
 //   v6  v5 with up to four strides per global pass, in registers
-//   v7  v6 with the same groups of strides in shared memory: a third of the barriers
+//   v7  v6 on 32-bit keys made once at load: a comparison is an integer min and max
+//   v8  v7 with groups of strides in shared memory too (a third of the barriers), and chunks
+//       twice as large
 //   Thrust / CUB  thrust::sort, and cub::DeviceRadixSort::SortKeys with its scratch kept
 #pragma once
 
@@ -215,21 +217,54 @@ inline void sort_v3(const float* in, float* out, std::size_t n, const Launch& la
   odd_even_rounds<true>(in, out, n, launch);
 }
 
-// ---- v4: bitonic sort of one block
-// ------------------------------------------------------------------
+// ---- v4: bitonic sort of one block ------------------------------------------------------------
 
 // The bitonic network in its "flip" form, in which every comparison sends the smaller value to
 // the lower place. Stage k (2, 4, ..., size) first compares each place x of the lower half of
 // every k-block with its mirror x ^ (k - 1) in the upper half (the flip), which leaves both halves
 // bitonic; then half-cleaners of strides k/4, ..., 1 compare x with x + j. Every thread takes
 // every blockDim.x-th pair of a step; a barrier ends the step.
+//
+// The kernels from here on are templates on T, what they hold between loading and storing: the
+// floats themselves (compared in totalOrder), or, from v7 on, their 32-bit keys (As<T> below).
+
+// v7: a key compares with one integer min and one max; a float in totalOrder needs its bits
+// turned into a key first, both of them, at every comparison.
+__device__ __forceinline__ void order_pair(std::uint32_t& a, std::uint32_t& b) {
+  const std::uint32_t low = a < b ? a : b;
+  b = a < b ? b : a;
+  a = low;
+}
+
+template <typename T>
+struct As;
+template <>
+struct As<float> {
+  __device__ static float in(float x) { return x; }
+  __device__ static float out(float x) { return x; }
+  __device__ static float last() { return last_float(); }
+};
+template <>
+struct As<std::uint32_t> {
+  __device__ static std::uint32_t in(float x) { return order_key(x); }
+  __device__ static float out(std::uint32_t key) { return key_float(key); }
+  __device__ static std::uint32_t last() { return 0xFFFFFFFFu; }
+};
+
+// One block's dynamic shared memory, as an array of T.
+template <typename T>
+__device__ T* shared_array() {
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  return reinterpret_cast<T*>(shared_bytes);
+}
 
 // The lower place of pair q of a step whose pairs are `j` apart within blocks of 2j.
 __device__ __forceinline__ unsigned lower_of_pair(unsigned q, unsigned j) {
   return ((q & ~(j - 1)) << 1) | (q & (j - 1));
 }
 
-__device__ void flip_shared(float* s, unsigned size, unsigned k) {
+template <typename T>
+__device__ void flip_shared(T* s, unsigned size, unsigned k) {
   for (unsigned q = threadIdx.x; q < size / 2; q += blockDim.x) {
     const unsigned lo = lower_of_pair(q, k / 2);
     order_pair(s[lo], s[lo ^ (k - 1)]);
@@ -237,7 +272,8 @@ __device__ void flip_shared(float* s, unsigned size, unsigned k) {
   __syncthreads();
 }
 
-__device__ void half_clean_shared(float* s, unsigned size, unsigned j) {
+template <typename T>
+__device__ void half_clean_shared(T* s, unsigned size, unsigned j) {
   for (unsigned q = threadIdx.x; q < size / 2; q += blockDim.x) {
     const unsigned lo = lower_of_pair(q, j);
     order_pair(s[lo], s[lo + j]);
@@ -245,37 +281,41 @@ __device__ void half_clean_shared(float* s, unsigned size, unsigned j) {
   __syncthreads();
 }
 
-// Sorts s[0, size), size a power of two, in totalOrder. Every thread of the block calls it.
-__device__ void bitonic_sort_shared(float* s, unsigned size) {
-  for (unsigned k = 2; k <= size; k *= 2) {
-    flip_shared(s, size, k);
-    for (unsigned j = k / 4; j > 0; j /= 2)
-      half_clean_shared(s, size, j);
-  }
-}
-
 // Loads the chunk of `size` places that block b owns into shared memory; places at n or past it
-// read as the last float, so they sort to the end of the chunk and are never written back.
-__device__ void load_chunk(float* s, const float* in, std::size_t n, unsigned size) {
+// read as the last value, so they sort to the end of the chunk and are never written back.
+// `at` maps a place to its index in shared memory.
+template <typename T, typename At>
+__device__ void load_chunk(T* s, const float* in, std::size_t n, unsigned size, At at) {
   const std::size_t base = blockIdx.x * static_cast<std::size_t>(size);
   for (unsigned i = threadIdx.x; i < size; i += blockDim.x)
-    s[i] = base + i < n ? in[base + i] : last_float();
+    s[at(i)] = base + i < n ? As<T>::in(in[base + i]) : As<T>::last();
   __syncthreads();
 }
 
-__device__ void store_chunk(const float* s, float* out, std::size_t n, unsigned size) {
+template <typename T, typename At>
+__device__ void store_chunk(const T* s, float* out, std::size_t n, unsigned size, At at) {
   const std::size_t base = blockIdx.x * static_cast<std::size_t>(size);
   for (unsigned i = threadIdx.x; i < size; i += blockDim.x) {
-    if (base + i < n) out[base + i] = s[i];
+    if (base + i < n) out[base + i] = As<T>::out(s[at(i)]);
   }
 }
 
-// Block b sorts places [b * size, (b + 1) * size) of `in` into `out`.
+struct Plain {
+  __device__ unsigned operator()(unsigned i) const { return i; }
+};
+
+// Block b sorts places [b * size, (b + 1) * size) of `in` into `out` (kMerge: runs only the
+// half-cleaners size/2, ..., 1 that end a stage longer than a chunk, in place).
+template <typename T, bool kMerge>
 __global__ void bitonic_chunk_kernel(const float* in, float* out, std::size_t n, unsigned size) {
-  extern __shared__ float s[];
-  load_chunk(s, in, n, size);
-  bitonic_sort_shared(s, size);
-  store_chunk(s, out, n, size);
+  T* s = shared_array<T>();
+  load_chunk(s, in, n, size, Plain{});
+  for (unsigned k = kMerge ? size : 2; k <= size; k *= 2) {
+    if (!kMerge) flip_shared(s, size, k);
+    for (unsigned j = kMerge ? size / 2 : k / 4; j > 0; j /= 2)
+      half_clean_shared(s, size, j);
+  }
+  store_chunk(s, out, n, size, Plain{});
 }
 
 // The smallest power of two >= n (1 for n <= 1).
@@ -286,7 +326,7 @@ inline std::size_t power_of_two_at_least(std::size_t n) {
   return p;
 }
 
-constexpr unsigned kChunk = 8192;  // floats a block sorts in shared memory: 32 KiB
+constexpr unsigned kChunk = 8192;  // floats a block of v4 to v7 sorts in shared memory: 32 KiB
 constexpr unsigned kChunkThreads = 1024;
 
 inline unsigned chunk_threads(unsigned size) {
@@ -300,22 +340,12 @@ inline std::string v4_limit(std::size_t n, const Launch&) {
 inline void sort_v4(const float* in, float* out, std::size_t n, const Launch& launch) {
   if (n > kChunk) throw std::invalid_argument("v4: " + v4_limit(n, launch));
   const unsigned size = static_cast<unsigned>(power_of_two_at_least(n));
-  bitonic_chunk_kernel<<<1, chunk_threads(size), size * sizeof(float), launch.stream>>>(in, out, n,
-                                                                                        size);
+  bitonic_chunk_kernel<float, false>
+      <<<1, chunk_threads(size), size * sizeof(float), launch.stream>>>(in, out, n, size);
   CUDA_CHECK_LAUNCH();
 }
 
-// ---- v5 to v7: bitonic sort of any n ------------------------------------------------------------
-
-// Block b runs the half-cleaners of strides size/2, ..., 1 on its chunk, in shared memory: the end
-// of every stage longer than a chunk.
-__global__ void bitonic_chunk_merge_kernel(float* data, std::size_t n, unsigned size) {
-  extern __shared__ float s[];
-  load_chunk(s, data, n, size);
-  for (unsigned j = size / 2; j > 0; j /= 2)
-    half_clean_shared(s, size, j);
-  store_chunk(s, data, n, size);
-}
+// ---- v5 to v8: bitonic sort of any n ------------------------------------------------------------
 
 // kLevels consecutive steps of one stage, on a group of 2^kLevels places that the steps only ever
 // compare among themselves: the places of group g, in ascending order, and the network on their
@@ -343,7 +373,8 @@ struct Group {
   }
 
   // Runs the steps on v[b], the value at place[b].
-  __device__ static void order(float (&v)[kCount]) {
+  template <typename T>
+  __device__ static void order(T (&v)[kCount]) {
     if (kFlip) {
 #pragma unroll
       for (int b = 0; b < kCount / 2; ++b)
@@ -360,29 +391,29 @@ struct Group {
 };
 
 // The groups' steps in global memory, one group per thread at a time. Places at n or past it read
-// as the last float; the network only ever moves the larger value up, so they are never written.
+// as the last value; the network only ever moves the larger value up, so they are never written.
 // v5 runs one step per launch (kLevels = 1).
-template <int kLevels, bool kFlip>
-__global__ void bitonic_global_kernel(float* data, std::size_t n, std::size_t span,
-                                      std::size_t groups) {
+template <typename T, int kLevels, bool kFlip>
+__global__ void __launch_bounds__(256)
+    bitonic_global_kernel(float* data, std::size_t n, std::size_t span, std::size_t groups) {
   using G = Group<std::size_t, kLevels, kFlip>;
   const std::size_t step = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t g = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; g < groups;
        g += step) {
     const G group(g, span);
-    float v[G::kCount];
+    T v[G::kCount];
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b)
-      v[b] = group.place[b] < n ? data[group.place[b]] : last_float();
+      v[b] = group.place[b] < n ? As<T>::in(data[group.place[b]]) : As<T>::last();
     G::order(v);
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b) {
-      if (group.place[b] < n) data[group.place[b]] = v[b];
+      if (group.place[b] < n) data[group.place[b]] = As<T>::out(v[b]);
     }
   }
 }
 
-constexpr int kMaxLevels = 4;  // v6 and v7: up to four steps per pass, 16 floats per thread
+constexpr int kMaxLevels = 4;  // v6 to v8: up to four steps per pass, 16 values per thread
 
 // The passes that run `left` steps of a stage, the first at `span` (a flip when `flip`), up to
 // max_levels steps each; host and device code share it:
@@ -410,7 +441,7 @@ struct Passes {
   }
 };
 
-template <int kLevels>
+template <typename T, int kLevels>
 void global_steps(float* data, std::size_t n, std::size_t p, std::size_t span, bool flip,
                   cudaStream_t stream) {
   const std::size_t groups = p >> kLevels;
@@ -418,65 +449,68 @@ void global_steps(float* data, std::size_t n, std::size_t p, std::size_t span, b
   const std::size_t most = static_cast<std::size_t>(course::sm_count()) * 16;
   const unsigned blocks = static_cast<unsigned>(std::min(most, (groups + kThreads - 1) / kThreads));
   if (flip) {
-    bitonic_global_kernel<kLevels, true><<<blocks, kThreads, 0, stream>>>(data, n, span, groups);
+    bitonic_global_kernel<T, kLevels, true><<<blocks, kThreads, 0, stream>>>(data, n, span, groups);
   } else {
-    bitonic_global_kernel<kLevels, false><<<blocks, kThreads, 0, stream>>>(data, n, span, groups);
+    bitonic_global_kernel<T, kLevels, false>
+        <<<blocks, kThreads, 0, stream>>>(data, n, span, groups);
   }
   CUDA_CHECK_LAUNCH();
 }
 
-// v7: the same groups in shared memory. A chunk sort then takes 28 barriers instead of 91, and a
-// chunk merge 4 instead of 13. Place i lives at i + i / 32, so that the 32 threads of a warp,
-// whose groups start 16 places apart when the shortest stride is 1, find 32 different banks.
-__device__ __forceinline__ unsigned padded(unsigned i) {
-  return i + (i >> 5);
-}
+// v8: the same groups in shared memory. A chunk of 2^13 then takes 28 barriers to sort instead
+// of 91, and 4 to merge instead of 13, and a block can afford a larger chunk. Place i lives at
+// i + i / 32, so that the 32 threads of a warp, whose groups start 16 places apart when the
+// shortest stride is 1, find 32 different banks.
+struct Padded {
+  __device__ unsigned operator()(unsigned i) const { return i + (i >> 5); }
+};
 
-template <int kLevels, bool kFlip>
-__device__ void group_steps_shared(float* s, unsigned size, unsigned span) {
+template <typename T, int kLevels, bool kFlip>
+__device__ void group_steps_shared(T* s, unsigned size, unsigned span) {
   using G = Group<unsigned, kLevels, kFlip>;
   for (unsigned g = threadIdx.x; g < (size >> kLevels); g += blockDim.x) {
     const G group(g, span);
-    float v[G::kCount];
+    T v[G::kCount];
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b)
-      v[b] = s[padded(group.place[b])];
+      v[b] = s[Padded{}(group.place[b])];
     G::order(v);
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b)
-      s[padded(group.place[b])] = v[b];
+      s[Padded{}(group.place[b])] = v[b];
   }
   __syncthreads();
 }
 
-__device__ void steps_shared(float* s, unsigned size, unsigned span, bool flip, int left) {
+template <typename T>
+__device__ void steps_shared(T* s, unsigned size, unsigned span, bool flip, int left) {
   Passes passes{span, flip, left, kMaxLevels};
   while (passes.next()) {
     const unsigned at = static_cast<unsigned>(passes.span);
     switch (passes.levels * 2 + (passes.flip ? 1 : 0)) {
       case 2:
-        group_steps_shared<1, false>(s, size, at);
+        group_steps_shared<T, 1, false>(s, size, at);
         break;
       case 3:
-        group_steps_shared<1, true>(s, size, at);
+        group_steps_shared<T, 1, true>(s, size, at);
         break;
       case 4:
-        group_steps_shared<2, false>(s, size, at);
+        group_steps_shared<T, 2, false>(s, size, at);
         break;
       case 5:
-        group_steps_shared<2, true>(s, size, at);
+        group_steps_shared<T, 2, true>(s, size, at);
         break;
       case 6:
-        group_steps_shared<3, false>(s, size, at);
+        group_steps_shared<T, 3, false>(s, size, at);
         break;
       case 7:
-        group_steps_shared<3, true>(s, size, at);
+        group_steps_shared<T, 3, true>(s, size, at);
         break;
       case 8:
-        group_steps_shared<4, false>(s, size, at);
+        group_steps_shared<T, 4, false>(s, size, at);
         break;
       default:
-        group_steps_shared<4, true>(s, size, at);
+        group_steps_shared<T, 4, true>(s, size, at);
         break;
     }
   }
@@ -486,77 +520,87 @@ __device__ __forceinline__ int log2_of(unsigned power_of_two) {
   return __ffs(static_cast<int>(power_of_two)) - 1;
 }
 
-// v7's chunk sort (kMerge false: every stage) and chunk merge (kMerge: the half-cleaners
-// size/2, ..., 1 that end a longer stage), on padded shared memory.
-template <bool kMerge>
+// v8's chunk sort (kMerge false: every stage) and chunk merge (kMerge: the half-cleaners
+// size/2, ..., 1 that end a longer stage), in padded shared memory.
+template <typename T, bool kMerge>
 __global__ void bitonic_chunk_grouped_kernel(const float* in, float* out, std::size_t n,
                                              unsigned size) {
-  extern __shared__ float s[];
-  const std::size_t base = blockIdx.x * static_cast<std::size_t>(size);
-  for (unsigned i = threadIdx.x; i < size; i += blockDim.x)
-    s[padded(i)] = base + i < n ? in[base + i] : last_float();
-  __syncthreads();
+  T* s = shared_array<T>();
+  load_chunk(s, in, n, size, Padded{});
   if (kMerge) {
     steps_shared(s, size, size / 2, false, log2_of(size));
   } else {
     for (unsigned k = 2; k <= size; k *= 2)
       steps_shared(s, size, k, true, log2_of(k));
   }
-  for (unsigned i = threadIdx.x; i < size; i += blockDim.x) {
-    if (base + i < n) out[base + i] = s[padded(i)];
-  }
+  store_chunk(s, out, n, size, Padded{});
 }
 
-inline std::size_t padded_bytes(unsigned size) {
-  return (size + size / 32) * sizeof(float);
-}
+constexpr unsigned kBigChunk = 16384;  // keys a block of v8 sorts: 66 KiB with the padding
 
-// Sorts any n: chunks of up to kChunk sorted in shared memory, then, for every longer stage, its
-// strides down to a chunk's length in global passes of up to max_levels strides each, and the
-// rest in shared memory (grouped_shared: v7's kernels).
-inline void bitonic_any_n(const float* in, float* out, std::size_t n, int max_levels,
-                          bool grouped_shared, cudaStream_t stream) {
+// How a bitonic version of any n runs: steps per global pass, keys or floats, the shared-memory
+// steps grouped (v8) or one per barrier, and the chunk a block sorts.
+struct Bitonic {
+  int max_levels;
+  bool keys;
+  bool grouped_shared;
+  unsigned chunk;
+};
+
+// Sorts any n: chunks sorted in shared memory, then, for every longer stage, its strides down to
+// a chunk's length in global passes of up to max_levels strides each, and the rest in shared
+// memory.
+template <typename T>
+void bitonic_any_n_as(const float* in, float* out, std::size_t n, const Bitonic& how,
+                      cudaStream_t stream) {
   const std::size_t p = power_of_two_at_least(n);
-  const unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(p, kChunk));
+  const unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(p, how.chunk));
   const unsigned chunks = static_cast<unsigned>((n + chunk - 1) / chunk);
-  const std::size_t bytes = chunk * sizeof(float);
-  const unsigned grouped_threads = std::max(32u, std::min(1024u, chunk >> kMaxLevels));
-  if (grouped_shared) {
-    bitonic_chunk_grouped_kernel<false>
-        <<<chunks, grouped_threads, padded_bytes(chunk), stream>>>(in, out, n, chunk);
-  } else {
-    bitonic_chunk_kernel<<<chunks, chunk_threads(chunk), bytes, stream>>>(in, out, n, chunk);
-  }
+  // One kernel sorts the chunks, another ends each longer stage: v8's grouped ones, or v5's.
+  auto sort_kernel =
+      how.grouped_shared ? bitonic_chunk_grouped_kernel<T, false> : bitonic_chunk_kernel<T, false>;
+  auto merge_kernel =
+      how.grouped_shared ? bitonic_chunk_grouped_kernel<T, true> : bitonic_chunk_kernel<T, true>;
+  const std::size_t bytes = (how.grouped_shared ? chunk + chunk / 32 : chunk) * sizeof(T);
+  const unsigned threads = how.grouped_shared ? std::max(32u, std::min(1024u, chunk >> kMaxLevels))
+                                              : chunk_threads(chunk);
+  allow_shared_bytes(sort_kernel, bytes);
+  allow_shared_bytes(merge_kernel, bytes);
+  sort_kernel<<<chunks, threads, bytes, stream>>>(in, out, n, chunk);
   CUDA_CHECK_LAUNCH();
   for (std::size_t k = 2 * static_cast<std::size_t>(chunk); k <= p; k *= 2) {
     // Strides k/2 (the flip), k/4, ..., chunk: log2(k / chunk) of them, in global memory.
     int left = 0;
     for (std::size_t s = k / 2; s >= chunk; s /= 2)
       ++left;
-    Passes passes{k, true, left, max_levels};
+    Passes passes{k, true, left, how.max_levels};
     while (passes.next()) {
       switch (passes.levels) {
         case 1:
-          global_steps<1>(out, n, p, passes.span, passes.flip, stream);
+          global_steps<T, 1>(out, n, p, passes.span, passes.flip, stream);
           break;
         case 2:
-          global_steps<2>(out, n, p, passes.span, passes.flip, stream);
+          global_steps<T, 2>(out, n, p, passes.span, passes.flip, stream);
           break;
         case 3:
-          global_steps<3>(out, n, p, passes.span, passes.flip, stream);
+          global_steps<T, 3>(out, n, p, passes.span, passes.flip, stream);
           break;
         default:
-          global_steps<4>(out, n, p, passes.span, passes.flip, stream);
+          global_steps<T, 4>(out, n, p, passes.span, passes.flip, stream);
           break;
       }
     }
-    if (grouped_shared) {
-      bitonic_chunk_grouped_kernel<true>
-          <<<chunks, grouped_threads, padded_bytes(chunk), stream>>>(out, out, n, chunk);
-    } else {
-      bitonic_chunk_merge_kernel<<<chunks, chunk_threads(chunk), bytes, stream>>>(out, n, chunk);
-    }
+    merge_kernel<<<chunks, threads, bytes, stream>>>(out, out, n, chunk);
     CUDA_CHECK_LAUNCH();
+  }
+}
+
+inline void bitonic_any_n(const float* in, float* out, std::size_t n, const Bitonic& how,
+                          cudaStream_t stream) {
+  if (how.keys) {
+    bitonic_any_n_as<std::uint32_t>(in, out, n, how, stream);
+  } else {
+    bitonic_any_n_as<float>(in, out, n, how, stream);
   }
 }
 
@@ -565,15 +609,19 @@ inline std::string any_n(std::size_t, const Launch&) {
 }
 
 inline void sort_v5(const float* in, float* out, std::size_t n, const Launch& launch) {
-  bitonic_any_n(in, out, n, 1, false, launch.stream);
+  bitonic_any_n(in, out, n, {1, false, false, kChunk}, launch.stream);
 }
 
 inline void sort_v6(const float* in, float* out, std::size_t n, const Launch& launch) {
-  bitonic_any_n(in, out, n, kMaxLevels, false, launch.stream);
+  bitonic_any_n(in, out, n, {kMaxLevels, false, false, kChunk}, launch.stream);
 }
 
 inline void sort_v7(const float* in, float* out, std::size_t n, const Launch& launch) {
-  bitonic_any_n(in, out, n, kMaxLevels, true, launch.stream);
+  bitonic_any_n(in, out, n, {kMaxLevels, true, false, kChunk}, launch.stream);
+}
+
+inline void sort_v8(const float* in, float* out, std::size_t n, const Launch& launch) {
+  bitonic_any_n(in, out, n, {kMaxLevels, true, true, kBigChunk}, launch.stream);
 }
 
 // ---- the versions, in order -------------------------------------------------------------------
@@ -595,7 +643,8 @@ inline const std::vector<Version>& versions() {
       {"v4", "bitonic network, one block, log^2 phases", sort_v4, v4_limit},
       {"v5", "bitonic, any n: global passes, then shared", sort_v5, any_n},
       {"v6", "up to 4 strides per global pass, in registers", sort_v6, any_n},
-      {"v7", "the same groups in shared memory: 1/3 the barriers", sort_v7, any_n},
+      {"v7", "sort 32-bit keys: a comparison is a min and a max", sort_v7, any_n},
+      {"v8", "groups of strides in shared memory too, 16Ki chunks", sort_v8, any_n},
   };
   return all;
 }

@@ -58,7 +58,7 @@ Options parse(int argc, char** argv) {
            "run v0 with the seed's comparison (a < b) on the zeros and special inputs, and count "
            "the elements it leaves out of place");
   cli.flag("--sweep", &o.sweep,
-           "time the host odd-even sort, v0, v1, v3, v7 and CUB at n = 2^10, 2^11, ... up to "
+           "time the host odd-even sort, v0, v1, v3, v8 and CUB at n = 2^10, 2^11, ... up to "
            "--sweep-max, each until a run takes 2 s; set v3 against the exercise-3 estimate");
   cli.text("--only", &o.only, "LIST",
            "run only these versions, by name, comma-separated: v0,v3,CUB (default: all)");
@@ -127,7 +127,7 @@ bool seed_compare(std::size_t n, std::uint64_t seed, const lesson05::Launch& lau
   return ok;
 }
 
-// Exercise 3 and the quadratic curve: the odd-even versions, v7 and CUB, by n, on uniform floats.
+// Exercise 3 and the quadratic curve: the odd-even versions, v8 and CUB, by n, on uniform floats.
 bool sweep(std::size_t max_n, std::uint64_t seed, int reps, const lesson05::Launch& launch) {
   const int sms = course::sm_count();
   const std::size_t segment = 2 * static_cast<std::size_t>(launch.threads);
@@ -160,7 +160,7 @@ bool sweep(std::size_t max_n, std::uint64_t seed, int reps, const lesson05::Laun
       "ms, so v3 should take\n2 x segments x waves x %.4f ms\n",
       segment, resident, sms, per_sm, launch.threads, wave_ms, wave_ms);
   std::printf("%10s %12s %12s %12s %12s %12s %9s %12s %12s\n", "n", "host odd-ev", "v0", "v1", "v3",
-              "v3 estimate", "est/meas", "v7", "CUB");
+              "v3 estimate", "est/meas", "v8", "CUB");
   bool all_ok = true;
   bool host_on = true;
   bool on[3] = {true, true, true};  // v0, v1, v3
@@ -207,7 +207,7 @@ bool sweep(std::size_t max_n, std::uint64_t seed, int reps, const lesson05::Laun
     line += v3_ms > 0 ? course::format("%9.2f", estimate / v3_ms) : course::format("%9s", "-");
     const Outcome best = time_and_check(
         d_out, expected, [&] { d_out.fill_bytes(0xFF); },
-        [&] { lesson05::sort_v7(d_in.data(), d_out.data(), n, launch); }, reps, false);
+        [&] { lesson05::sort_v8(d_in.data(), d_out.data(), n, launch); }, reps, false);
     lesson05::CubSort cub(n);
     const Outcome library = time_and_check(
         d_out, expected, [&] { d_out.fill_bytes(0xFF); }, [&] { cub(d_in.data(), d_out.data()); },
@@ -361,7 +361,7 @@ int run(int argc, char** argv) {
     std::printf("%s (data on the GPU, no host copies timed)\n\n", line.c_str());
   }
 
-  // The whole trip: copy the input in (from pageable memory), v7, copy the result out.
+  // The whole trip: copy the input in (from pageable memory), v8, copy the result out.
   {
     course::NvtxRange range("whole trip");
     course::DeviceBuffer<float> copy(n);
@@ -369,10 +369,10 @@ int run(int argc, char** argv) {
     const course::Trip trip =
         course::time_whole_trip([&] { copy.upload(in); },
                                 [&] {
-                                  lesson05::sort_v7(copy.data(), d_out.data(), n, launch);
+                                  lesson05::sort_v8(copy.data(), d_out.data(), n, launch);
                                   back = d_out.download();
                                 });
-    std::printf("%s\n", course::whole_trip_text("v7", trip, 3, bytes / 2).c_str());
+    std::printf("%s\n", course::whole_trip_text("v8", trip, 3, bytes / 2).c_str());
   }
 
   if (!o.common.csv.empty()) {

@@ -46,6 +46,11 @@ COURSE_HOST_DEVICE inline std::uint32_t order_key(float x) {
   return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
 }
 
+// The float whose key is `key`: order_key's inverse.
+COURSE_HOST_DEVICE inline float key_float(std::uint32_t key) {
+  return bits_float((key & 0x80000000u) ? key & 0x7FFFFFFFu : ~key);
+}
+
 // "a comes before b": the comparison every version of the course sorts with.
 struct TotalOrder {
   COURSE_HOST_DEVICE bool operator()(float a, float b) const { return order_key(a) < order_key(b); }
