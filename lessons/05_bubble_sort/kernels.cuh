@@ -355,21 +355,23 @@ inline void sort_v4(const float* in, float* out, std::size_t n, const Launch& la
 template <typename Index, int kLevels, bool kFlip>
 struct Group {
   static constexpr int kCount = 1 << kLevels;
-  Index place[kCount];
+  Index first;  // the group's first place
+  Index low;    // its shortest stride
+  Index mask;   // span - 1: the flip's mirror is x ^ mask
 
-  __device__ Group(Index g, Index span) {
-    const Index low = kFlip ? span >> kLevels : span >> (kLevels - 1);  // the shortest stride
+  __device__ Group(Index g, Index span)
+      : low(kFlip ? span >> kLevels : span >> (kLevels - 1)), mask(span - 1) {
     const int low_bits = __ffsll(static_cast<long long>(low)) - 1;
-    // The group's first place: g with kLevels zero bits put in at the shortest stride's bit.
-    const Index x = ((g >> low_bits) << (low_bits + kLevels)) | (g & (low - 1));
-#pragma unroll
-    for (int b = 0; b < kCount; ++b)
-      place[b] = x + b * low;
-    if (kFlip) {  // the upper half: the mirrors of the lower half, in ascending order
-#pragma unroll
-      for (int b = 0; b < kCount / 2; ++b)
-        place[kCount - 1 - b] = place[b] ^ (span - 1);
-    }
+    // g with kLevels zero bits put in at the shortest stride's bit.
+    first = ((g >> low_bits) << (low_bits + kLevels)) | (g & (low - 1));
+  }
+
+  // Place b of the group, in ascending order; with a flip, the upper half is the mirror of the
+  // lower half. Worked out where it is used rather than kept: 16 places of 64 bits would take 32
+  // registers, and a thread with too many registers leaves the SM short of threads.
+  __device__ Index place(int b) const {
+    if (kFlip && b >= kCount / 2) return (first + (kCount - 1 - b) * low) ^ mask;
+    return first + b * low;
   }
 
   // Runs the steps on v[b], the value at place[b].
@@ -404,11 +406,11 @@ __global__ void __launch_bounds__(256)
     T v[G::kCount];
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b)
-      v[b] = group.place[b] < n ? As<T>::in(data[group.place[b]]) : As<T>::last();
+      v[b] = group.place(b) < n ? As<T>::in(data[group.place(b)]) : As<T>::last();
     G::order(v);
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b) {
-      if (group.place[b] < n) data[group.place[b]] = As<T>::out(v[b]);
+      if (group.place(b) < n) data[group.place(b)] = As<T>::out(v[b]);
     }
   }
 }
@@ -473,11 +475,11 @@ __device__ void group_steps_shared(T* s, unsigned size, unsigned span) {
     T v[G::kCount];
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b)
-      v[b] = s[Padded{}(group.place[b])];
+      v[b] = s[Padded{}(group.place(b))];
     G::order(v);
 #pragma unroll
     for (int b = 0; b < G::kCount; ++b)
-      s[Padded{}(group.place[b])] = v[b];
+      s[Padded{}(group.place(b))] = v[b];
   }
   __syncthreads();
 }
@@ -522,9 +524,11 @@ __device__ __forceinline__ int log2_of(unsigned power_of_two) {
 
 // v8's chunk sort (kMerge false: every stage) and chunk merge (kMerge: the half-cleaners
 // size/2, ..., 1 that end a longer stage), in padded shared memory.
+constexpr int kGroupedThreads = 512;  // two blocks of v8 fit on an SM: one computes, one loads
+
 template <typename T, bool kMerge>
-__global__ void bitonic_chunk_grouped_kernel(const float* in, float* out, std::size_t n,
-                                             unsigned size) {
+__global__ void __launch_bounds__(kGroupedThreads, 2)
+    bitonic_chunk_grouped_kernel(const float* in, float* out, std::size_t n, unsigned size) {
   T* s = shared_array<T>();
   load_chunk(s, in, n, size, Padded{});
   if (kMerge) {
@@ -562,8 +566,9 @@ void bitonic_any_n_as(const float* in, float* out, std::size_t n, const Bitonic&
   auto merge_kernel =
       how.grouped_shared ? bitonic_chunk_grouped_kernel<T, true> : bitonic_chunk_kernel<T, true>;
   const std::size_t bytes = (how.grouped_shared ? chunk + chunk / 32 : chunk) * sizeof(T);
-  const unsigned threads = how.grouped_shared ? std::max(32u, std::min(1024u, chunk >> kMaxLevels))
-                                              : chunk_threads(chunk);
+  const unsigned threads =
+      how.grouped_shared ? std::max(32u, std::min<unsigned>(kGroupedThreads, chunk >> kMaxLevels))
+                         : chunk_threads(chunk);
   allow_shared_bytes(sort_kernel, bytes);
   allow_shared_bytes(merge_kernel, bytes);
   sort_kernel<<<chunks, threads, bytes, stream>>>(in, out, n, chunk);
