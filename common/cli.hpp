@@ -314,6 +314,14 @@ class CommandLine {
 // The exit status for bad arguments, shared by every course program.
 constexpr int kExitBadArguments = 2;
 
+// Prints "<program>: error: <what>" and the usage to stderr, and exits 2: for a check of the
+// arguments that parse() cannot make alone (two flags that must agree, say).
+[[noreturn]] inline void usage_error(const CommandLine& cli, const std::string& what) {
+  std::fprintf(stderr, "%s: error: %s\n\n%s", cli.program().c_str(), what.c_str(),
+               cli.usage().c_str());
+  std::exit(kExitBadArguments);
+}
+
 // Parses, or on --help prints the usage and exits 0, or on a bad command line prints
 // "<program>: error: <what>" and the usage to stderr and exits 2.
 inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
@@ -323,9 +331,7 @@ inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
       std::exit(0);
     }
   } catch (const UsageError& e) {
-    std::fprintf(stderr, "%s: error: %s\n\n%s", cli.program().c_str(), e.what(),
-                 cli.usage().c_str());
-    std::exit(kExitBadArguments);
+    usage_error(cli, e.what());
   }
 }
 

@@ -1,0 +1,81 @@
+// Lesson 05 on the CPU alone: the seed's host program, an odd-even transposition sort of the
+// seed's shuffled 0..n-1 with the seed's check (c[k] == k), beside std::sort in totalOrder and
+// std::sort with a plain a < b. Build alone:
+//   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson05_cpu
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "reference.hpp"
+#include "table.hpp"
+#include "timing.hpp"
+
+namespace {
+
+constexpr std::size_t kOddEvenMaxN = std::size_t{1} << 18;  // about half a minute on one core
+
+int run(int argc, char** argv) {
+  std::size_t n = lesson05::kSeedN;
+  std::uint64_t seed = 2024;
+  std::string dist_name = "perm";
+  int reps = 5;
+  course::CommandLine cli("lesson05_cpu",
+                          "The seed's host odd-even sort beside std::sort, on the CPU.");
+  cli.number("--n", &n, "floats to sort", std::size_t{1})
+      .number("--seed", &seed, "seed of the random input")
+      .choice("--dist", &dist_name, lesson05::dist_names(), lesson05::dist_help())
+      .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000);
+  course::parse_or_exit(cli, argc, argv);
+  const lesson05::Dist dist = lesson05::parse_dist(dist_name);
+  const std::vector<float> in = lesson05::make_input(n, dist, seed);
+  std::printf("lesson05_cpu: sorting %zu floats, %s, median of %d runs\n\n", n, dist_name.c_str(),
+              reps);
+
+  std::vector<float> expected;
+  const course::Timing t_total =
+      course::time_cpu([&] { expected = lesson05::reference_sort(in); }, reps);
+  bool has_nan = false;
+  for (float x : in)
+    has_nan = has_nan || std::isnan(x);
+  std::printf("%-34s %12s  %s\n", "version", "median ms", "result");
+  std::printf("%-34s %12.4f  %s\n", "std::sort in totalOrder", t_total.median_ms, "the reference");
+  // With a NaN among the values, a < b is not a strict weak order, and std::sort may do anything
+  // (read past the end of the array, even): it is not run.
+  if (has_nan) {
+    std::printf("%-34s %12s  not run: the input holds NaNs\n", "std::sort with a < b", "-");
+  } else {
+    std::vector<float> plain;
+    const course::Timing t_plain =
+        course::time_cpu([&] { plain = in; }, [&] { std::sort(plain.begin(), plain.end()); }, reps);
+    const std::string m = lesson05::sort_mismatch(plain.data(), expected, true);
+    std::printf("%-34s %12.4f  %s\n", "std::sort with a < b", t_plain.median_ms,
+                m.empty() ? "same as the reference (-0.0 == +0.0)" : ("differs: " + m).c_str());
+  }
+  bool ok = true;
+  if (n <= kOddEvenMaxN) {
+    std::vector<float> copy;
+    const course::Timing t = course::time_cpu(
+        [&] { copy = in; }, [&] { lesson05::odd_even_sort(copy.data(), n); }, reps);
+    const std::string m = lesson05::sort_mismatch(copy.data(), expected);
+    ok = m.empty();
+    std::printf("%-34s %12.4f  %s\n", "the seed's odd-even sort", t.median_ms,
+                ok ? "same as the reference" : ("FAIL: " + m).c_str());
+    std::printf("\nthe odd-even sort takes %.1fx std::sort's time (%.3g comparisons)\n",
+                t.median_ms / t_total.median_ms, lesson05::odd_even_comparisons(n));
+  } else {
+    std::printf("%-34s %12s  not run past n = 2^18 (quadratic)\n", "the seed's odd-even sort", "-");
+  }
+  if (dist == lesson05::Dist::perm && n <= (std::size_t{1} << 24)) {
+    std::printf("the seed's check, c[k] == k: %s\n",
+                lesson05::seed_check(expected.data(), n) ? "ok" : "FAIL");
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::run_program("lesson05_cpu", [&] { return run(argc, argv); });
+}
