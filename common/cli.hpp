@@ -27,6 +27,15 @@
 
 namespace course {
 
+// The place of `name` in `names` (the names of an enum's values, in order, as a flag takes them):
+// parse_dist and the like. Throws std::invalid_argument("unknown <what> <name>") when absent.
+inline std::size_t index_of(const std::vector<std::string>& names, const std::string& name,
+                            const std::string& what) {
+  const auto found = std::find(names.begin(), names.end(), name);
+  if (found == names.end()) throw std::invalid_argument("unknown " + what + " " + name);
+  return static_cast<std::size_t>(found - names.begin());
+}
+
 // A bad command line. what() is the one-line message, without the program's name.
 class UsageError : public std::runtime_error {
  public:

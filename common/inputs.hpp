@@ -13,13 +13,10 @@
 #include <thread>
 #include <vector>
 
-// The generator runs on the GPU too, so a test can make inputs too large to copy, and check them
-// against the same values made on the CPU.
-#ifdef __CUDACC__
-#define COURSE_HOST_DEVICE __host__ __device__
-#else
-#define COURSE_HOST_DEVICE
-#endif
+#include "bits.hpp"
+
+// The generator runs on the GPU too (COURSE_HOST_DEVICE, bits.hpp), so a test can make inputs too
+// large to copy, and check them against the same values made on the CPU.
 
 namespace course {
 

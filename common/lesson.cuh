@@ -92,4 +92,22 @@ inline void require_memory_for(const std::string& program, std::size_t n, std::s
   }
 }
 
+// Writes `table` to `path` as CSV, when --csv asked for it, and says so. Every lesson's CSV starts
+// with the same columns (lesson, device, cuda, command, n, dist), which the results scripts read;
+// `extra` columns follow.
+inline void write_table_csv(const ResultTable& table, const std::string& path, const char* lesson,
+                            const DeviceReport& report, const std::string& command, std::size_t n,
+                            const std::string& dist, const CsvContext& extra = {}) {
+  if (path.empty()) return;
+  CsvContext context = {{"lesson", lesson},
+                        {"device", report.props.name},
+                        {"cuda", version_text(report.runtime_version)},
+                        {"command", command},
+                        {"n", std::to_string(n)},
+                        {"dist", dist}};
+  context.insert(context.end(), extra.begin(), extra.end());
+  table.write_csv(path, context);
+  std::printf("wrote %s\n", path.c_str());
+}
+
 }  // namespace course

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "bits.hpp"
 #include "timing.hpp"
 
 namespace course {
@@ -32,15 +33,6 @@ std::string format(const char* fmt, Args... args) {
   std::snprintf(out.data(), out.size(), fmt, args...);
   out.pop_back();
   return out;
-}
-
-// The bits of a 32-bit value (a float result, shown in hex, or compared bit for bit).
-template <typename T>
-std::uint32_t bits_of(T value) {
-  static_assert(sizeof(T) == sizeof(std::uint32_t), "bits_of takes 32-bit values");
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
 }
 
 // A count as people write it: 2^25 for powers of two, 100Mi for multiples of 2^20, else digits.

@@ -222,17 +222,9 @@ int run(int argc, char** argv) {
     course::NvtxRange range("whole trip");
     print_whole_trip(input, d_input, d_wide, 3);
   }
-  if (!o.common.csv.empty()) {
-    const std::string command = course::command_text("lesson01", argc, argv);
-    table.write_csv(o.common.csv, {{"lesson", "01"},
-                                   {"device", report.props.name},
-                                   {"cuda", course::version_text(report.runtime_version)},
-                                   {"command", command},
-                                   {"n", std::to_string(n)},
-                                   {"dist", o.dist},
-                                   {"cpu_loop_ms", course::format("%.6f", cpu_loop.median_ms)}});
-    std::printf("wrote %s\n", o.common.csv.c_str());
-  }
+  course::write_table_csv(table, o.common.csv, "01", report,
+                          course::command_text("lesson01", argc, argv), n, o.dist,
+                          {{"cpu_loop_ms", course::format("%.6f", cpu_loop.median_ms)}});
   if (o.grid_sweep) print_grid_sweep(d_input, n, d_wide, expected, o.common.reps);
   return table.any_failed() ? course::kExitCheckFailed : course::kExitOk;
 }

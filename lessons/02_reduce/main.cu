@@ -199,16 +199,8 @@ int run_typed(const Options& o, const std::string& command) {
                 course::whole_trip_text("v7", trip, 3, static_cast<double>(n * sizeof(T))).c_str());
   }
 
-  if (!o.common.csv.empty()) {
-    table.write_csv(o.common.csv, {{"lesson", "02"},
-                                   {"device", report.props.name},
-                                   {"cuda", course::version_text(report.runtime_version)},
-                                   {"command", command},
-                                   {"n", std::to_string(n)},
-                                   {"dist", o.type + " " + o.dist},
-                                   {"size", course::size_text(n) + " " + o.type + "s"}});
-    std::printf("wrote %s\n", o.common.csv.c_str());
-  }
+  course::write_table_csv(table, o.common.csv, "02", report, command, n, o.type + " " + o.dist,
+                          {{"size", course::size_text(n) + " " + o.type + "s"}});
   if (o.sweep) print_sweep(d_in.data(), n, d_result.data(), ws, o.common.reps);
   return table.any_failed() ? course::kExitCheckFailed : course::kExitOk;
 }

@@ -272,16 +272,8 @@ int run(int argc, char** argv) {
         course::whole_trip_text("v4", trip, 3, static_cast<double>(2 * n * sizeof(float))).c_str());
   }
 
-  if (!o.common.csv.empty()) {
-    table.write_csv(o.common.csv, {{"lesson", "03"},
-                                   {"device", report.props.name},
-                                   {"cuda", course::version_text(report.runtime_version)},
-                                   {"command", command},
-                                   {"n", std::to_string(n)},
-                                   {"dist", o.dist},
-                                   {"size", course::size_text(n) + " floats"}});
-    std::printf("wrote %s\n", o.common.csv.c_str());
-  }
+  course::write_table_csv(table, o.common.csv, "03", report, command, n, o.dist,
+                          {{"size", course::size_text(n) + " floats"}});
   bool race_ok = true;
   if (o.show_race) race_ok = show_race(n, in, dist, d_in);
   if (o.lock_sweep) print_lock_sweep(d_in.a.data(), d_in.b.data(), n, o.common.reps);

@@ -405,16 +405,9 @@ int run(int argc, char** argv) {
     }
   }
 
-  if (!o.common.csv.empty()) {
-    table.write_csv(o.common.csv, {{"lesson", "04"},
-                                   {"device", report.props.name},
-                                   {"cuda", course::version_text(report.runtime_version)},
-                                   {"command", command},
-                                   {"n", std::to_string(n)},
-                                   {"dist", o.book_hash ? o.dist + ", book's hash" : o.dist},
-                                   {"size", course::size_text(n) + " keys"}});
-    std::printf("wrote %s\n", o.common.csv.c_str());
-  }
+  course::write_table_csv(table, o.common.csv, "04", report, command, n,
+                          o.book_hash ? o.dist + ", book's hash" : o.dist,
+                          {{"size", course::size_text(n) + " keys"}});
   if (o.show_race && !show_race(keys, d)) failed = true;
   if (o.bucket_sweep) print_bucket_sweep(keys, d, o.common.reps, o.blocks);
   if (o.load_sweep && !print_load_sweep(n, d, o.common.reps, expected_hits, hash)) failed = true;

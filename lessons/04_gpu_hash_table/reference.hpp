@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli.hpp"
 #include "inputs.hpp"
 #include "table.hpp"
 
@@ -73,11 +74,7 @@ inline const char* dist_help() {
 }
 
 inline Dist parse_dist(const std::string& name) {
-  const std::vector<std::string>& names = dist_names();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) return static_cast<Dist>(i);
-  }
-  throw std::invalid_argument("unknown distribution " + name);
+  return static_cast<Dist>(course::index_of(dist_names(), name, "distribution"));
 }
 
 inline const char* dist_name(Dist dist) {

@@ -208,8 +208,9 @@ inline std::string v3_limit(std::size_t n, const Launch&) {
 }
 
 inline void sort_v2(const float* in, float* out, std::size_t n, const Launch& launch) {
-  const std::string why = v2_limit(n, launch);
-  if (n % (2 * static_cast<std::size_t>(launch.threads)) != 0) throw std::invalid_argument(why);
+  if (n % (2 * static_cast<std::size_t>(launch.threads)) != 0) {
+    throw std::invalid_argument("v2: " + v2_limit(n, launch));
+  }
   odd_even_rounds<false>(in, out, n, launch);
 }
 

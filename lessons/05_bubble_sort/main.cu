@@ -112,10 +112,10 @@ bool seed_compare(std::size_t n, std::uint64_t seed, const lesson05::Launch& lau
     std::size_t seed_wrong_by_value = 0;  // also wrong when -0.0 and +0.0 count as equal
     std::size_t total_wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      seed_wrong += lesson05::float_bits(seed_result[i]) != lesson05::float_bits(expected[i]);
+      seed_wrong += course::bits_of<float>(seed_result[i]) != course::bits_of<float>(expected[i]);
       seed_wrong_by_value += lesson05::compared_bits(seed_result[i], true) !=
                              lesson05::compared_bits(expected[i], true);
-      total_wrong += lesson05::float_bits(total_result[i]) != lesson05::float_bits(expected[i]);
+      total_wrong += course::bits_of<float>(total_result[i]) != course::bits_of<float>(expected[i]);
     }
     ok = ok && total_wrong == 0;
     std::printf(
@@ -375,16 +375,8 @@ int run(int argc, char** argv) {
     std::printf("%s\n", course::whole_trip_text("v8", trip, 3, bytes / 2).c_str());
   }
 
-  if (!o.common.csv.empty()) {
-    table.write_csv(o.common.csv, {{"lesson", "05"},
-                                   {"device", report.props.name},
-                                   {"cuda", course::version_text(report.runtime_version)},
-                                   {"command", command},
-                                   {"n", std::to_string(n)},
-                                   {"dist", o.dist},
-                                   {"size", course::size_text(n) + " floats"}});
-    std::printf("wrote %s\n", o.common.csv.c_str());
-  }
+  course::write_table_csv(table, o.common.csv, "05", report, command, n, o.dist,
+                          {{"size", course::size_text(n) + " floats"}});
   bool extra_ok = true;
   if (o.seed_compare) extra_ok = seed_compare(n, o.common.seed, launch) && extra_ok;
   if (o.sweep) extra_ok = sweep(o.sweep_max, o.common.seed, o.common.reps, launch) && extra_ok;

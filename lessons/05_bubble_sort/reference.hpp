@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "bits.hpp"
+#include "cli.hpp"
 #include "inputs.hpp"
 #include "table.hpp"
 
@@ -27,28 +29,16 @@ namespace lesson05 {
 constexpr std::size_t kSeedN = 1024;
 constexpr int kSeedThreads = 512;
 
-COURSE_HOST_DEVICE inline std::uint32_t float_bits(float x) {
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &x, sizeof bits);
-  return bits;
-}
-
-COURSE_HOST_DEVICE inline float bits_float(std::uint32_t bits) {
-  float x = 0;
-  std::memcpy(&x, &bits, sizeof x);
-  return x;
-}
-
 // The float's place in totalOrder, as an unsigned integer: a < b in totalOrder exactly when
 // order_key(a) < order_key(b).
 COURSE_HOST_DEVICE inline std::uint32_t order_key(float x) {
-  const std::uint32_t bits = float_bits(x);
+  const std::uint32_t bits = course::bits_of(x);
   return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
 }
 
 // The float whose key is `key`: order_key's inverse.
 COURSE_HOST_DEVICE inline float key_float(std::uint32_t key) {
-  return bits_float((key & 0x80000000u) ? key & 0x7FFFFFFFu : ~key);
+  return course::from_bits<float>((key & 0x80000000u) ? key & 0x7FFFFFFFu : ~key);
 }
 
 // "a comes before b": the comparison every version of the course sorts with.
@@ -73,7 +63,7 @@ struct SeedLess {
 // The last float in totalOrder: the NaN 0x7FFFFFFF (key 0xFFFFFFFF). Padding with it, not with
 // +inf, keeps a real +NaN from sorting behind a pad and being cut off with it.
 COURSE_HOST_DEVICE inline float last_float() {
-  return bits_float(0x7FFFFFFFu);
+  return course::from_bits<float>(0x7FFFFFFFu);
 }
 
 // The inputs:
@@ -101,11 +91,7 @@ inline const char* dist_help() {
 }
 
 inline Dist parse_dist(const std::string& name) {
-  const std::vector<std::string>& names = dist_names();
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == name) return static_cast<Dist>(i);
-  }
-  throw std::invalid_argument("unknown distribution " + name);
+  return static_cast<Dist>(course::index_of(dist_names(), name, "distribution"));
 }
 
 inline const std::string& dist_name(Dist dist) {
@@ -127,28 +113,28 @@ COURSE_HOST_DEVICE inline float element(std::uint64_t seed, std::size_t i, std::
     case Dist::zeros: {
       const std::uint32_t bits[] = {0x80000000u, 0x80000000u, 0x80000000u, 0x00000000u,
                                     0x00000000u, 0x00000000u, 0x80000001u, 0x00000001u};
-      return bits_float(bits[word % 8]);
+      return course::from_bits<float>(bits[word % 8]);
     }
     case Dist::special: {
       const std::uint32_t payload = static_cast<std::uint32_t>(word >> 40) & 0x3FFFFFu;
       const std::uint32_t sign = static_cast<std::uint32_t>(word >> 63) << 31;
       switch (word % 16) {
         case 0:
-          return bits_float(0x7FC00000u | payload);  // +NaN
+          return course::from_bits<float>(0x7FC00000u | payload);  // +NaN
         case 1:
-          return bits_float(0xFFC00000u | payload);  // -NaN
+          return course::from_bits<float>(0xFFC00000u | payload);  // -NaN
         case 2:
-          return bits_float(0x7F800000u);  // +inf
+          return course::from_bits<float>(0x7F800000u);  // +inf
         case 3:
-          return bits_float(0xFF800000u);  // -inf
+          return course::from_bits<float>(0xFF800000u);  // -inf
         case 4:
-          return bits_float(0x80000000u);  // -0.0
+          return course::from_bits<float>(0x80000000u);  // -0.0
         case 5:
           return 0.0f;
         case 6:
-          return bits_float(sign | (payload & 0x7FFFFu) | 1u);  // a denormal
+          return course::from_bits<float>(sign | (payload & 0x7FFFFu) | 1u);  // a denormal
         case 7:
-          return bits_float(sign | 0x7F7FFFFFu);  // -FLT_MAX or FLT_MAX
+          return course::from_bits<float>(sign | 0x7F7FFFFFu);  // -FLT_MAX or FLT_MAX
         default:
           return static_cast<float>((2.0 * u - 1.0) * 1000.0);
       }
@@ -203,7 +189,7 @@ inline std::vector<float> reference_sort(std::vector<float> values) {
 // A float's bits, with -0.0 read as +0.0 when zeros_equal: the order CUB's radix sort (under
 // thrust::sort) keeps, which treats the two zeros as one key and leaves them in input order.
 inline std::uint32_t compared_bits(float x, bool zeros_equal) {
-  const std::uint32_t bits = float_bits(x);
+  const std::uint32_t bits = course::bits_of(x);
   return zeros_equal && bits == 0x80000000u ? 0u : bits;
 }
 
@@ -223,8 +209,8 @@ inline std::string sort_mismatch(const float* got, const std::vector<float>& exp
       "%zu of %zu elements differ; first at [%zu]: got %g (0x%08x), expected %g "
       "(0x%08x)",
       differences, expected.size(), first, static_cast<double>(got[first]),
-      static_cast<unsigned>(float_bits(got[first])), static_cast<double>(expected[first]),
-      static_cast<unsigned>(float_bits(expected[first])));
+      static_cast<unsigned>(course::bits_of(got[first])), static_cast<double>(expected[first]),
+      static_cast<unsigned>(course::bits_of(expected[first])));
 }
 
 // The seed's own check, for its input (perm, n <= 2^24): c[k] == k.

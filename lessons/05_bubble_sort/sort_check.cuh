@@ -15,7 +15,7 @@ namespace lesson05::test {
 
 inline std::vector<std::uint32_t> bits_of(const std::vector<float>& values) {
   std::vector<std::uint32_t> bits(values.size());
-  std::transform(values.begin(), values.end(), bits.begin(), float_bits);
+  std::transform(values.begin(), values.end(), bits.begin(), course::bits_of<float>);
   return bits;
 }
 

@@ -44,8 +44,8 @@ std::vector<float> sort_by_keys(const std::vector<float>& values) {
 
 TEST_CASE("totalOrder puts hand-picked floats in IEEE 754's order", "[cpu]") {
   const float inf = std::numeric_limits<float>::infinity();
-  const float ordered[] = {lesson05::bits_float(0xFFFFFFFFu),  // -NaN, largest payload
-                           lesson05::bits_float(0xFFC00000u),  // -NaN
+  const float ordered[] = {course::from_bits<float>(0xFFFFFFFFu),  // -NaN, largest payload
+                           course::from_bits<float>(0xFFC00000u),  // -NaN
                            -inf,
                            -std::numeric_limits<float>::max(),
                            -1.0f,
@@ -58,7 +58,7 @@ TEST_CASE("totalOrder puts hand-picked floats in IEEE 754's order", "[cpu]") {
                            1.0f,
                            std::numeric_limits<float>::max(),
                            inf,
-                           lesson05::bits_float(0x7FC00000u),  // +NaN
+                           course::from_bits<float>(0x7FC00000u),  // +NaN
                            lesson05::last_float()};
   const std::size_t count = sizeof ordered / sizeof ordered[0];
   for (std::size_t i = 0; i < count; ++i) {
@@ -205,7 +205,7 @@ void check_every_version(const std::vector<float>& in, const std::string& what,
 // also v3's padding.
 std::vector<float> extremes(std::size_t n) {
   std::vector<float> in = lesson05::make_input(n, Dist::uniform, course::test::seed());
-  const float picks[] = {lesson05::last_float(), lesson05::bits_float(0xFFFFFFFFu),
+  const float picks[] = {lesson05::last_float(), course::from_bits<float>(0xFFFFFFFFu),
                          std::numeric_limits<float>::infinity(),
                          -std::numeric_limits<float>::infinity()};
   for (std::size_t i = 0; i < n; i += 7)
@@ -316,7 +316,7 @@ __global__ void order_and_hash_kernel(const float* data, std::size_t n,
   unsigned long long sum = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += stride) {
-    sum += course::mix64(lesson05::float_bits(data[i]) + 0x9E3779B97F4A7C15ull);
+    sum += course::mix64(course::bits_of<float>(data[i]) + 0x9E3779B97F4A7C15ull);
     if (i + 1 < n && lesson05::TotalOrder{}(data[i + 1], data[i])) ++wrong;
   }
   atomicAdd(out_of_order, wrong);
