@@ -81,27 +81,37 @@ __device__ __forceinline__ T block_sum(T v) {
   return block_reduce(v, Plus{}, T(0));
 }
 
+// Whether this block is the last of its grid to get here: for work that one block finishes once
+// every block has done its part, in the same launch (lesson 02's v7, lesson 06's radix select).
+// Call from every thread of the block, after the block's results are stored; every thread gets
+// the answer. `finished` starts at zero and is back at zero once the last block has passed.
+//
+// A fence makes the block's stores visible to every block before the block counts itself done
+// with an atomic; the block that brings the count to the grid size knows every result is in, and
+// its second fence orders its reads of them after the count.
+__device__ inline bool last_block_done(unsigned int* finished) {
+  __shared__ bool last;
+  __syncthreads();  // every thread of the block has stored its part
+  if (threadIdx.x == 0) {
+    __threadfence();  // the block's results are visible to every block before it counts itself
+    // atomicInc wraps to 0 after gridDim.x - 1: the counter is ready for the next launch.
+    last = atomicInc(finished, gridDim.x - 1) == gridDim.x - 1;
+    __threadfence();  // and the other blocks' results are read only after their count
+  }
+  __syncthreads();  // `last` is known to the whole block
+  return last;
+}
+
 // Finishes a grid-wide sum in the same launch (lesson 02's v7): every block stores its sum in
 // partials[blockIdx.x]; the last block to finish adds them all, in block order, and writes
 // *result. The order never changes, so a float result is the same, bit for bit, on every run with
 // the same grid. Call from every thread of every block, with the block's sum in thread 0.
 // `finished` starts at zero and is back at zero when the kernel ends.
-//
-// A fence makes a block's partial sum visible to every block before the block counts itself done
-// with an atomic; the block that brings the count to the grid size knows every sum is in.
 template <typename T>
 __device__ void finish_in_last_block(T block_total, T* partials, unsigned int* finished,
                                      T* result) {
-  __shared__ bool last;
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_total;
-    __threadfence();  // the partial sum is visible to every block before this block counts itself
-    // atomicInc wraps to 0 after gridDim.x - 1: the counter is ready for the next launch.
-    last = atomicInc(finished, gridDim.x - 1) == gridDim.x - 1;
-    __threadfence();  // and the other blocks' partial sums are read only after their count
-  }
-  __syncthreads();  // `last` is known to the whole block, and the caller's block_sum is finished
-  if (!last) return;
+  if (threadIdx.x == 0) partials[blockIdx.x] = block_total;
+  if (!last_block_done(finished)) return;
   T total = 0;
   for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)
     total += __ldcg(&partials[b]);  // from L2, where the other blocks' stores went

@@ -29,4 +29,28 @@ int occupancy_grid(Kernel kernel, int threads_per_block, std::size_t dynamic_sha
   return blocks_per_sm * sm_count();
 }
 
+// The most shared memory one block of the current device may have: 48 KiB by default, and more
+// (227 KiB on an H100) for a kernel that opts in with allow_shared_bytes.
+inline std::size_t max_shared_bytes() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  int bytes = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return static_cast<std::size_t>(bytes);
+}
+
+// The shared memory a block may have without asking: a static __shared__ array can be no larger,
+// and dynamic shared memory past it needs allow_shared_bytes.
+constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
+
+// Lets `kernel` have `bytes` of dynamic shared memory (a no-op up to the default 48 KiB).
+// Host code compiled by nvcc only: it takes the kernel itself.
+template <typename Kernel>
+void allow_shared_bytes(Kernel kernel, std::size_t bytes) {
+  if (bytes > kDefaultSharedBytes) {
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(bytes)));
+  }
+}
+
 }  // namespace course

@@ -43,24 +43,6 @@ struct Launch {
 
 using Run = void (*)(const float* in, float* out, std::size_t n, const Launch& launch);
 
-// The most shared memory one block of this GPU can have (opt-in, past the default 48 KiB).
-inline std::size_t max_shared_bytes() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  int bytes = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<std::size_t>(bytes);
-}
-
-// Lets `kernel` have `bytes` of dynamic shared memory (a no-op up to the default 48 KiB).
-template <typename Kernel>
-void allow_shared_bytes(Kernel kernel, std::size_t bytes) {
-  if (bytes > 48 * 1024) {
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(bytes)));
-  }
-}
-
 inline void require_threads(const Launch& launch) {
   if (launch.threads < 32 || launch.threads > 1024 || launch.threads % 32 != 0) {
     throw std::invalid_argument("threads must be a multiple of 32 from 32 to 1024");
@@ -96,7 +78,7 @@ __global__ void seed_odd_even_kernel(const float* in, float* out, unsigned n, Be
 
 // v0 takes the n that fit in one block's shared memory.
 inline std::string v0_limit(std::size_t n, const Launch&) {
-  const std::size_t most = max_shared_bytes() / sizeof(float);
+  const std::size_t most = course::max_shared_bytes() / sizeof(float);
   return n <= most ? "" : course::format("one block's shared memory holds %zu floats", most);
 }
 
@@ -107,7 +89,7 @@ void odd_even_shared(const float* in, float* out, std::size_t n, const Launch& l
   const std::string why = v0_limit(n, launch);
   if (!why.empty()) throw std::invalid_argument("v0: " + why);
   const std::size_t bytes = n * sizeof(float);
-  allow_shared_bytes(seed_odd_even_kernel<Before>, bytes);
+  course::allow_shared_bytes(seed_odd_even_kernel<Before>, bytes);
   seed_odd_even_kernel<<<1, launch.threads, bytes, launch.stream>>>(
       in, out, static_cast<unsigned>(n), before);
   CUDA_CHECK_LAUNCH();
@@ -247,8 +229,8 @@ struct As<float> {
 };
 template <>
 struct As<std::uint32_t> {
-  __device__ static std::uint32_t in(float x) { return order_key(x); }
-  __device__ static float out(std::uint32_t key) { return key_float(key); }
+  __device__ static std::uint32_t in(float x) { return course::order_key(x); }
+  __device__ static float out(std::uint32_t key) { return course::from_order_key<float>(key); }
   __device__ static std::uint32_t last() { return 0xFFFFFFFFu; }
 };
 
@@ -584,8 +566,8 @@ void bitonic_any_n_as(const float* in, float* out, std::size_t n, const Bitonic&
   const unsigned threads =
       how.grouped_shared ? std::max(32u, std::min<unsigned>(kGroupedThreads, chunk >> kMaxLevels))
                          : chunk_threads(chunk);
-  allow_shared_bytes(sort_kernel, bytes);
-  allow_shared_bytes(merge_kernel, bytes);
+  course::allow_shared_bytes(sort_kernel, bytes);
+  course::allow_shared_bytes(merge_kernel, bytes);
   sort_kernel<<<chunks, threads, bytes, stream>>>(in, out, n, chunk);
   CUDA_CHECK_LAUNCH();
   for (std::size_t k = 2 * static_cast<std::size_t>(chunk); k <= p; k *= 2) {

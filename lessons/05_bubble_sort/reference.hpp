@@ -29,21 +29,14 @@ namespace lesson05 {
 constexpr std::size_t kSeedN = 1024;
 constexpr int kSeedThreads = 512;
 
-// The float's place in totalOrder, as an unsigned integer: a < b in totalOrder exactly when
-// order_key(a) < order_key(b).
-COURSE_HOST_DEVICE inline std::uint32_t order_key(float x) {
-  const std::uint32_t bits = course::bits_of(x);
-  return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
-}
-
-// The float whose key is `key`: order_key's inverse.
-COURSE_HOST_DEVICE inline float key_float(std::uint32_t key) {
-  return course::from_bits<float>((key & 0x80000000u) ? key & 0x7FFFFFFFu : ~key);
-}
+// The float's place in totalOrder is course::order_key (common/bits.hpp): a < b in totalOrder
+// exactly when order_key(a) < order_key(b); course::from_order_key<float> turns a key back.
 
 // "a comes before b": the comparison every version of the course sorts with.
 struct TotalOrder {
-  COURSE_HOST_DEVICE bool operator()(float a, float b) const { return order_key(a) < order_key(b); }
+  COURSE_HOST_DEVICE bool operator()(float a, float b) const {
+    return course::order_key(a) < course::order_key(b);
+  }
 };
 
 // Puts a and b in totalOrder: the one step every version of the course is made of.

@@ -31,10 +31,11 @@ const Dist kDists[] = {Dist::perm, Dist::uniform, Dist::sorted, Dist::reversed,
 // An independent reference: sort the keys as integers, and turn them back into floats.
 std::vector<float> sort_by_keys(const std::vector<float>& values) {
   std::vector<std::uint32_t> keys(values.size());
-  std::transform(values.begin(), values.end(), keys.begin(), lesson05::order_key);
+  std::transform(values.begin(), values.end(), keys.begin(),
+                 [](float x) { return course::order_key(x); });
   std::sort(keys.begin(), keys.end());
   std::vector<float> out(values.size());
-  std::transform(keys.begin(), keys.end(), out.begin(), lesson05::key_float);
+  std::transform(keys.begin(), keys.end(), out.begin(), course::from_order_key<float>);
   return out;
 }
 
@@ -67,7 +68,7 @@ TEST_CASE("totalOrder puts hand-picked floats in IEEE 754's order", "[cpu]") {
       CHECK(lesson05::TotalOrder{}(ordered[i], ordered[j]) == (i < j));
     }
   }
-  CHECK(lesson05::order_key(lesson05::last_float()) == 0xFFFFFFFFu);
+  CHECK(course::order_key(lesson05::last_float()) == 0xFFFFFFFFu);
 }
 
 TEST_CASE("the reference sorts every input as a sort of the keys does", "[cpu]") {
@@ -288,7 +289,7 @@ TEST_CASE("the versions reject the n they cannot take", "[gpu]") {
   const lesson05::Launch launch{};
   course::DeviceBuffer<float> a(1);
   course::DeviceBuffer<float> b(1);
-  const std::size_t too_many_for_shared = lesson05::max_shared_bytes() / sizeof(float) + 1;
+  const std::size_t too_many_for_shared = course::max_shared_bytes() / sizeof(float) + 1;
   CHECK_THROWS(lesson05::sort_v0(a.data(), b.data(), too_many_for_shared, launch));
   CHECK_THROWS(lesson05::sort_v2(a.data(), b.data(), 1025, launch));
   CHECK_THROWS(lesson05::sort_v4(a.data(), b.data(), lesson05::kChunk + 1, launch));

@@ -1,0 +1,92 @@
+// Lesson 06 on the CPU alone: the seed's CPU program, one insertion list over the whole input (the
+// k largest distinct values), beside std::partial_sort and std::nth_element with a sort (the k
+// largest with duplicates), with the seed's `{0}` start of the list as an option. Build alone:
+//   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson06_cpu
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "reference.hpp"
+#include "table.hpp"
+#include "timing.hpp"
+
+namespace {
+
+struct Options {
+  std::size_t n = lesson06::kSeedN;
+  std::size_t k = lesson06::kSeedK;
+  std::uint64_t seed = 2024;
+  std::string dist = "seed";
+  std::string type = "int";
+  int reps = 3;
+  bool seed_init = false;
+};
+
+template <typename T>
+void print_values(const char* what, const std::vector<T>& values) {
+  std::printf("%-34s", what);
+  for (std::size_t j = 0; j < values.size() && j < 10; ++j)
+    std::printf(" %.9g", static_cast<double>(values[j]));
+  std::printf("%s\n", values.size() > 10 ? " ..." : "");
+}
+
+template <typename T>
+int run(const Options& o) {
+  const lesson06::Dist dist = lesson06::parse_dist(o.dist);
+  const std::vector<T> in = lesson06::make_input<T>(o.n, dist, o.seed);
+  std::printf("lesson06_cpu: the top %zu of %zu %ss, %s, median of %d runs\n\n", o.k, o.n,
+              o.type.c_str(), o.dist.c_str(), o.reps);
+  std::vector<T> top;
+  const course::Timing t_select =
+      course::time_cpu([&] { top = lesson06::reference_top_k(in, o.k); }, o.reps);
+  std::vector<T> partial;
+  const course::Timing t_partial =
+      course::time_cpu([&] { partial = lesson06::partial_sort_top_k(in, o.k); }, o.reps);
+  const lesson06::ListStart start =
+      o.seed_init ? lesson06::ListStart::seed : lesson06::ListStart::course;
+  std::vector<T> seed_list;
+  const course::Timing t_seed =
+      course::time_cpu([&] { seed_list = lesson06::seed_cpu_top_k(in, o.k, start); }, o.reps);
+  const std::vector<T> distinct = lesson06::reference_top_k_distinct(in, o.k);
+
+  const std::string partial_check = lesson06::top_k_mismatch(partial, nullptr, top, in);
+  const std::string seed_check = lesson06::top_k_mismatch(seed_list, nullptr, distinct, in);
+  std::printf("%-44s %12s  %s\n", "method", "median ms", "result");
+  std::printf("%-44s %12.4f  %s\n", "std::nth_element + sort (with duplicates)", t_select.median_ms,
+              "the reference");
+  std::printf("%-44s %12.4f  %s\n", "std::partial_sort (with duplicates)", t_partial.median_ms,
+              partial_check.empty() ? "same as the reference" : ("FAIL: " + partial_check).c_str());
+  std::printf("%-44s %12.4f  %s\n",
+              o.seed_init ? "the seed's insertion list, {0} start" : "the seed's insertion list",
+              t_seed.median_ms,
+              seed_check.empty() ? "the k largest distinct values: ok"
+                                 : ("FAIL against the k largest distinct: " + seed_check).c_str());
+  std::printf("\n");
+  print_values("top k, with duplicates:", top);
+  print_values("the seed's list (distinct):", seed_list);
+  return partial_check.empty() && (seed_check.empty() || o.seed_init) ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  return course::run_program("lesson06_cpu", [&] {
+    Options o;
+    course::CommandLine cli("lesson06_cpu",
+                            "The seed's CPU top-k (an insertion list) beside std::partial_sort "
+                            "and std::nth_element.");
+    cli.number("--n", &o.n, "values to select from", std::size_t{1})
+        .number("--k", &o.k, "how many of the largest to find (1 to n)", std::size_t{1})
+        .number("--seed", &o.seed, "seed of the random input")
+        .choice("--dist", &o.dist, lesson06::dist_names(), lesson06::dist_help())
+        .choice("--type", &o.type, {"int", "float"}, "the values' type")
+        .number("--reps", &o.reps, "timed runs per method; the median is reported", 1, 10000)
+        .flag("--seed-init", &o.seed_init,
+              "start the list as the seed does: its first slot INT_MIN, the others 0 (exit "
+              "status 0 even when that is wrong)");
+    course::parse_or_exit(cli, argc, argv);
+    if (o.k > o.n) course::usage_error(cli, "--k must not be larger than --n");
+    return o.type == "float" ? run<float>(o) : run<std::int32_t>(o);
+  });
+}

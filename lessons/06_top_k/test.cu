@@ -1,0 +1,523 @@
+// Lesson 06's tests. On the CPU: the order keys against the values' own order, each reference
+// against a full sort or a set, the seed's insertion list (and its `{INT_MIN}` start, which fails
+// on negative inputs), the O(k) merge against std::merge, radix select's CPU model against
+// std::nth_element, and the check against results broken on purpose. On the GPU: every version,
+// CUB and Thrust against the references, on every input, both types, at the contract's sizes and
+// many k, into poisoned output with guard zones; every index against the input; v0 to v2 at their
+// limits and other grids; radix select at ties, k = n and every digit; repeated runs; past 2^31
+// elements, checked on the GPU.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "kernels.cuh"
+#include "reference.hpp"
+#include "testing.hpp"
+
+namespace {
+
+using lesson06::Dist;
+using lesson06::Key;
+
+const Dist kDists[] = {Dist::seed,      Dist::equal,      Dist::dups,
+                       Dist::ascending, Dist::descending, Dist::extremes};
+
+// The oracle: sort every key, descending, and keep k.
+template <typename T>
+std::vector<T> full_sort_top_k(const std::vector<T>& in, std::size_t k) {
+  std::vector<Key> keys = lesson06::keys_of(in);
+  std::sort(keys.begin(), keys.end(), std::greater<Key>());
+  keys.resize(k);
+  return lesson06::values_of<T>(keys);
+}
+
+// The seed's meaning, by a set: the k largest distinct keys, then the lowest key.
+template <typename T>
+std::vector<T> set_top_k_distinct(const std::vector<T>& in, std::size_t k) {
+  const std::vector<Key> keys = lesson06::keys_of(in);
+  const std::set<Key, std::greater<Key>> distinct(keys.begin(), keys.end());
+  std::vector<Key> out(distinct.begin(), distinct.end());
+  out.resize(k, lesson06::kLowestKey);
+  return lesson06::values_of<T>(out);
+}
+
+// The k values the tests try for an input of n: 1, a few around the warp and the seed's wall,
+// a few larger, and n itself.
+std::vector<std::size_t> ks_for(std::size_t n) {
+  std::vector<std::size_t> ks;
+  for (std::size_t k : {std::size_t{1}, std::size_t{10}, std::size_t{32}, std::size_t{33},
+                        std::size_t{100}, std::size_t{1024}, std::size_t{5000}, n}) {
+    if (k <= n && std::find(ks.begin(), ks.end(), k) == ks.end()) ks.push_back(k);
+  }
+  return ks;
+}
+
+}  // namespace
+
+// ---- CPU ----------------------------------------------------------------------------------------
+
+TEST_CASE("order keys order ints and floats as their values", "[cpu]") {
+  CHECK(course::order_key(INT_MIN) == 0u);
+  CHECK(course::order_key(-1) == 0x7FFFFFFFu);
+  CHECK(course::order_key(0) == lesson06::kZeroKey);
+  CHECK(course::order_key(INT_MAX) == 0xFFFFFFFFu);
+  CHECK(course::order_key(0.0f) == lesson06::kZeroKey);
+  CHECK(course::order_key(-0.0f) < course::order_key(0.0f));
+  const std::vector<std::int32_t> ints =
+      lesson06::make_input<std::int32_t>(100000, Dist::extremes, course::test::seed());
+  const std::vector<float> floats =
+      lesson06::make_input<float>(100000, Dist::extremes, course::test::seed());
+  for (std::size_t i = 1; i < ints.size(); ++i) {
+    INFO(ints[i - 1] << " and " << ints[i]);
+    REQUIRE((ints[i - 1] < ints[i]) ==
+            (course::order_key(ints[i - 1]) < course::order_key(ints[i])));
+    REQUIRE(course::from_order_key<std::int32_t>(course::order_key(ints[i])) == ints[i]);
+    const bool zeros = floats[i - 1] == 0.0f && floats[i] == 0.0f;
+    if (!zeros) {  // the float order, but for the two zeros, which differ by their sign bit
+      REQUIRE((floats[i - 1] < floats[i]) ==
+              (course::order_key(floats[i - 1]) < course::order_key(floats[i])));
+    }
+    REQUIRE(course::bits_of(course::from_order_key<float>(course::order_key(floats[i]))) ==
+            course::bits_of(floats[i]));
+  }
+}
+
+TEST_CASE("the inputs hold what they promise", "[cpu]") {
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = 100000;
+  const auto seed_ints = lesson06::make_input<std::int32_t>(n, Dist::seed, seed);
+  for (std::size_t i = 0; i < n; i += 2)
+    REQUIRE(seed_ints[i] <= 0);  // every even index negated
+  CHECK(*std::max_element(seed_ints.begin(), seed_ints.end()) > 0);
+  const auto equal = lesson06::make_input<std::int32_t>(n, Dist::equal, seed);
+  CHECK(std::count(equal.begin(), equal.end(), equal[0]) == static_cast<std::ptrdiff_t>(n));
+  CHECK(equal[0] < 0);
+  const auto dups = lesson06::make_input<float>(n, Dist::dups, seed);
+  const std::vector<Key> dup_keys = lesson06::keys_of(dups);
+  const std::set<Key> dup_bits(dup_keys.begin(), dup_keys.end());
+  CHECK(dup_bits.size() == 65);  // 64 values, zero with either sign
+  const auto ascending = lesson06::make_input<std::int32_t>(n, Dist::ascending, seed);
+  CHECK(std::is_sorted(ascending.begin(), ascending.end()));
+  const auto descending = lesson06::make_input<float>(n, Dist::descending, seed);
+  CHECK(std::is_sorted(descending.rbegin(), descending.rend()));
+  const auto extremes = lesson06::make_input<std::int32_t>(2, Dist::extremes, seed);
+  CHECK(extremes == std::vector<std::int32_t>{INT_MIN, INT_MAX});
+  CHECK(lesson06::make_input<float>(1000, Dist::seed, seed) ==
+        lesson06::make_input<float>(1000, Dist::seed, seed));
+  CHECK(lesson06::make_input<float>(1000, Dist::seed, seed) !=
+        lesson06::make_input<float>(1000, Dist::seed, seed + 1));
+  REQUIRE_THROWS(lesson06::parse_dist("gaussian"));
+}
+
+TEST_CASE("the references match a full sort and a set, on every input", "[cpu]") {
+  for (Dist dist : kDists) {
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{1000}, std::size_t{20011}}) {
+      const auto ints = lesson06::make_input<std::int32_t>(n, dist, course::test::seed());
+      const auto floats = lesson06::make_input<float>(n, dist, course::test::seed());
+      for (std::size_t k : ks_for(n)) {
+        CAPTURE(lesson06::dist_name(dist), n, k);
+        REQUIRE(lesson06::reference_top_k(ints, k) == full_sort_top_k(ints, k));
+        REQUIRE(lesson06::partial_sort_top_k(ints, k) == full_sort_top_k(ints, k));
+        REQUIRE(lesson06::reference_top_k_distinct(ints, k) == set_top_k_distinct(ints, k));
+        REQUIRE(lesson06::top_k_mismatch(lesson06::reference_top_k(floats, k), nullptr,
+                                         full_sort_top_k(floats, k), floats) == "");
+        REQUIRE(lesson06::top_k_mismatch(lesson06::reference_top_k_distinct(floats, k), nullptr,
+                                         set_top_k_distinct(floats, k), floats) == "");
+      }
+    }
+  }
+}
+
+TEST_CASE("the seed's insertion list keeps the k largest distinct values", "[cpu]") {
+  for (Dist dist : kDists) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{3001}}) {
+      const auto in = lesson06::make_input<std::int32_t>(n, dist, course::test::seed());
+      for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{10}, std::size_t{48}}) {
+        CAPTURE(lesson06::dist_name(dist), n, k);
+        REQUIRE(lesson06::seed_cpu_top_k(in, k) == set_top_k_distinct(in, k));
+      }
+    }
+  }
+  // Its meaning is not the course's: with duplicates among the largest, the two differ.
+  const auto dups = lesson06::make_input<std::int32_t>(1000, Dist::dups, course::test::seed());
+  CHECK(lesson06::seed_cpu_top_k(dups, 10) != lesson06::reference_top_k(dups, 10));
+}
+
+TEST_CASE("the seed's {INT_MIN} start loses the values at or below zero", "[cpu]") {
+  const auto seed_input =
+      lesson06::make_input<std::int32_t>(10000, Dist::seed, course::test::seed());
+  const auto equal = lesson06::make_input<std::int32_t>(10000, Dist::equal, course::test::seed());
+  const auto start = lesson06::ListStart::seed;
+  // Right by luck on the seed's input, whose 10 largest are far above 0 ...
+  CHECK(lesson06::seed_cpu_top_k(seed_input, 10, start) == set_top_k_distinct(seed_input, 10));
+  // ... and wrong when fewer than k distinct values are above 0.
+  CHECK(lesson06::seed_cpu_top_k(equal, 10, start) != set_top_k_distinct(equal, 10));
+  // The list's first slot keeps INT_MIN, and the others the 0s that are not in the input.
+  CHECK(lesson06::seed_cpu_top_k(equal, 10, start)[1] == 0);
+}
+
+TEST_CASE("insert_kept keeps duplicates and merge_top_k is std::merge's first k", "[cpu]") {
+  std::mt19937_64 rng(course::test::seed());
+  for (int trial = 0; trial < 200; ++trial) {
+    const int k = 1 + static_cast<int>(rng() % 64);
+    std::vector<Key> a(k);
+    std::vector<Key> b(k);
+    for (int i = 0; i < k; ++i) {
+      a[i] = static_cast<Key>(rng() % 16);  // few values: many duplicates
+      b[i] = static_cast<Key>(rng() % 16);
+    }
+    // insert_kept from an empty list gives the k largest of a with duplicates.
+    std::vector<Key> list(k, lesson06::kLowestKey);
+    for (Key x : a)
+      lesson06::insert_kept(list.data(), k, x);
+    std::vector<Key> sorted_a = a;
+    std::sort(sorted_a.begin(), sorted_a.end(), std::greater<Key>());
+    REQUIRE(list == sorted_a);
+    std::vector<Key> sorted_b = b;
+    std::sort(sorted_b.begin(), sorted_b.end(), std::greater<Key>());
+    std::vector<Key> both(2 * k);
+    std::merge(sorted_a.begin(), sorted_a.end(), sorted_b.begin(), sorted_b.end(), both.begin(),
+               std::greater<Key>());
+    both.resize(k);
+    std::vector<Key> merged(k);
+    lesson06::merge_top_k(sorted_a.data(), sorted_b.data(), k, merged.data());
+    REQUIRE(merged == both);
+  }
+}
+
+TEST_CASE("radix select's CPU model finds the k-th largest key", "[cpu]") {
+  for (Dist dist : kDists) {
+    const auto in = lesson06::make_input<float>(20011, dist, course::test::seed());
+    std::vector<Key> keys = lesson06::keys_of(in);
+    for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{100}, std::size_t{10005},
+                          std::size_t{20011}}) {
+      CAPTURE(lesson06::dist_name(dist), k);
+      std::vector<Key> sorted = keys;
+      std::sort(sorted.begin(), sorted.end(), std::greater<Key>());
+      REQUIRE(lesson06::radix_select_kth(keys, k) == sorted[k - 1]);
+    }
+  }
+  // The choice of bucket, by hand: bins {4, 0, 3, 2} from the bottom; counted from the top, the
+  // 1st and 2nd largest are in bin 3, the 3rd to 5th in bin 2, the 6th in bin 0.
+  const std::vector<std::uint64_t> bins = {4, 0, 3, 2};
+  CHECK(lesson06::choose_bucket(bins, 2).bucket == 3);
+  CHECK(lesson06::choose_bucket(bins, 3).bucket == 2);
+  CHECK(lesson06::choose_bucket(bins, 3).remaining == 1);
+  CHECK(lesson06::choose_bucket(bins, 6).bucket == 0);
+  CHECK(lesson06::choose_bucket(bins, 9).remaining == 4);
+  const lesson06::Digit top = lesson06::digit_plan(0);
+  const auto histogram =
+      lesson06::digit_histogram({0xFFFFFFFFu, 0xFFE00000u, 0x00000001u}, top, 0, 0);
+  CHECK(histogram[2047] == 2);
+  CHECK(histogram[0] == 1);
+}
+
+TEST_CASE("the check catches a wrong value, a wrong index and an index twice", "[cpu]") {
+  const auto in = lesson06::make_input<float>(1000, Dist::dups, course::test::seed());
+  const std::vector<float> expected = lesson06::reference_top_k(in, 50);
+  std::vector<std::size_t> order(in.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return course::order_key(in[a]) > course::order_key(in[b]);
+  });
+  std::vector<std::size_t> indices(order.begin(), order.begin() + 50);
+  CHECK(lesson06::top_k_mismatch(expected, &indices, expected, in) == "");
+  std::vector<float> values = expected;
+  values[7] = 1e9f;
+  CHECK(lesson06::top_k_mismatch(values, nullptr, expected, in) != "");
+  std::vector<std::size_t> wrong = indices;
+  std::swap(wrong[0], wrong[49]);  // each index now points at another value
+  CHECK(lesson06::top_k_mismatch(expected, &wrong, expected, in) != "");
+  wrong = indices;
+  wrong[1] = wrong[0];  // the same element twice (same value: only distinctness catches it)
+  if (in[wrong[0]] == expected[1])
+    CHECK(lesson06::top_k_mismatch(expected, &wrong, expected, in) != "");
+  wrong = indices;
+  wrong[3] = in.size();
+  CHECK(lesson06::top_k_mismatch(expected, &wrong, expected, in) != "");
+  // Signed zeros: different values, unless the check is told they are the same.
+  const std::vector<float> zeros = {0.0f, -0.0f};
+  const std::vector<float> swapped = {-0.0f, 0.0f};
+  CHECK(lesson06::top_k_mismatch(swapped, nullptr, zeros, zeros) != "");
+  CHECK(lesson06::top_k_mismatch(swapped, nullptr, zeros, zeros, true) == "");
+}
+
+TEST_CASE("the seed's limits: threads x k keys in 48 KiB", "[cpu]") {
+  lesson06::Launch launch;
+  CHECK(lesson06::seed_limit(1000, 48, launch) == "");
+  CHECK(lesson06::seed_limit(1000, 49, launch) != "");
+  launch.threads = 128;
+  CHECK(lesson06::seed_limit(1000, 96, launch) == "");
+  CHECK(lesson06::seed_limit(1000, 97, launch) != "");
+  launch.threads = 32;
+  CHECK(lesson06::seed_limit(1000, 384, launch) == "");
+  launch.threads = 100;
+  CHECK(lesson06::seed_limit(1000, 1, launch) != "");
+  CHECK(lesson06::v4_limit(1000, 32, launch) == "");
+  CHECK(lesson06::v4_limit(1000, 33, launch) != "");
+}
+
+// ---- GPU ----------------------------------------------------------------------------------------
+
+namespace {
+
+// One version's (or library's) run into poisoned output with guard zones, checked: "" when the
+// values are `expected` bit for bit, every index (when it returns them) points at its value and
+// none comes twice, nothing was written outside the output, and the input is unchanged.
+template <typename T, typename Run>
+std::string checked(Run&& run, const std::vector<T>& in, const course::DeviceBuffer<T>& d_in,
+                    std::size_t k, const std::vector<T>& expected, bool indices,
+                    bool zeros_equal = false, bool check_input = false) {
+  course::test::GuardedBuffer<T> values(k);
+  course::test::GuardedBuffer<std::size_t> index(k);
+  values.poison(0xFF);
+  index.poison(0xFF);
+  run(d_in.data(), values.data(), index.data());
+  const std::vector<T> got = values.download();
+  const std::vector<std::size_t> got_indices = index.download();
+  if (!values.guards_intact() || !index.guards_intact()) return "wrote outside its output";
+  if (check_input && lesson06::keys_of(d_in.download()) != lesson06::keys_of(in)) {
+    return "changed its input";
+  }
+  return lesson06::top_k_mismatch(got, indices ? &got_indices : nullptr, expected, in, zeros_equal);
+}
+
+// Every version within its limits, and both libraries, on `in` for each k.
+template <typename T>
+void check_every_version(const std::vector<T>& in, const std::string& what,
+                         const std::vector<std::size_t>& ks, const lesson06::Launch& launch = {}) {
+  const std::size_t n = in.size();
+  const course::DeviceBuffer<T> d_in(in);
+  lesson06::CubTopK<T> cub(n);
+  course::DeviceBuffer<T> data(n);
+  course::DeviceBuffer<std::size_t> order(n);
+  for (std::size_t k : ks) {
+    const std::vector<T> expected = lesson06::reference_top_k(in, k);
+    const std::vector<T> distinct = lesson06::reference_top_k_distinct(in, k);
+    lesson06::Workspace<T> ws(n, k, launch);
+    for (const lesson06::Version<T>& v : lesson06::versions<T>()) {
+      if (!v.limit(n, k, launch).empty()) continue;
+      INFO(v.name << " " << v.idea << ", " << what << ", n = " << n << ", k = " << k << ", "
+                  << launch.threads << " threads, " << launch.blocks << " blocks");
+      CHECK(checked([&](const T* a, T* values,
+                        std::size_t* indices) { v.run(a, n, k, values, indices, ws); },
+                    in, d_in, k, v.distinct ? distinct : expected, v.indices, false, k == n) == "");
+    }
+    const bool zeros_equal = std::is_same<T, float>::value;
+    INFO("CUB and Thrust, " << what << ", n = " << n << ", k = " << k);
+    CHECK(checked([&](const T* a, T* values, std::size_t* indices) { cub(a, k, values, indices); },
+                  in, d_in, k, expected, true, zeros_equal) == "");
+    CHECK(checked(
+              [&](const T* a, T* values, std::size_t* indices) {
+                CUDA_CHECK(cudaMemcpy(data.data(), a, n * sizeof(T), cudaMemcpyDeviceToDevice));
+                CUDA_CHECK(cudaMemcpy(order.data(), cub.iota(), n * sizeof(std::size_t),
+                                      cudaMemcpyDeviceToDevice));
+                lesson06::thrust_top_k(data.data(), order.data(), n, k, values, indices);
+              },
+              in, d_in, k, expected, true, zeros_equal) == "");
+  }
+}
+
+template <typename T>
+void check_sizes() {
+  for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{31}, std::size_t{32},
+                        std::size_t{33}, std::size_t{255}, std::size_t{256}, std::size_t{257},
+                        std::size_t{4097}, std::size_t{1000003}}) {
+    for (Dist dist : kDists) {
+      check_every_version(lesson06::make_input<T>(n, dist, course::test::seed() + n),
+                          lesson06::dist_name(dist), ks_for(n));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every version finds the top k of ints, at the contract's sizes", "[gpu]") {
+  check_sizes<std::int32_t>();
+}
+
+TEST_CASE("every version finds the top k of floats, at the contract's sizes", "[gpu]") {
+  check_sizes<float>();
+}
+
+TEST_CASE("v0 to v2 at their limits, and with other grids", "[gpu]") {
+  const auto in = lesson06::make_input<std::int32_t>(300007, Dist::dups, course::test::seed());
+  const auto floats = lesson06::make_input<float>(300007, Dist::seed, course::test::seed());
+  const std::size_t most_v2 = course::max_shared_bytes() / (32 * sizeof(Key));
+  for (int threads : {32, 64, 128, 256, 1024}) {
+    const std::size_t most_static = lesson06::kStaticListKeys / threads;
+    for (int blocks : {1, 7, 132}) {
+      const lesson06::Launch launch{nullptr, threads, blocks};
+      std::vector<std::size_t> ks = {1, most_static};
+      if (threads == 32) ks.push_back(most_v2);  // v2 only: past the static wall
+      check_every_version(in, "dups", ks, launch);
+      check_every_version(floats, "seed", {most_static}, launch);
+    }
+  }
+}
+
+TEST_CASE("radix select at ties on the threshold, at k = n, and on every digit", "[gpu]") {
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = 200003;
+  // Keys that differ only in the last digit, the middle one, or the top one; and all equal.
+  for (const Key spread : {Key{0x3FF}, Key{0x3FFC00}, Key{0xFFE00000}, Key{0}}) {
+    std::vector<std::int32_t> in(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Key key = 0x9ABCDEF0u ^ (static_cast<Key>(course::random_u64(seed, i)) & spread);
+      in[i] = course::from_order_key<std::int32_t>(key);
+    }
+    check_every_version(in, course::format("spread 0x%08x", spread),
+                        {1, 2, 1000, 4096, 4097, n / 2, n - 1, n});
+  }
+}
+
+TEST_CASE("v3's survivors sorted by rank (k <= 4096) and by CUB (any k)", "[gpu]") {
+  const auto in = lesson06::make_input<float>(1000003, Dist::dups, course::test::seed());
+  const course::DeviceBuffer<float> d_in(in);
+  for (std::size_t k : {std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{777},
+                        lesson06::kRankSortMaxK, lesson06::kRankSortMaxK + 1, std::size_t{20000}}) {
+    const std::vector<float> expected = lesson06::reference_top_k(in, k);
+    lesson06::Workspace<float> ws(in.size(), k, {});
+    for (auto how : {lesson06::SurvivorSort::automatic, lesson06::SurvivorSort::cub}) {
+      INFO("k = " << k << (how == lesson06::SurvivorSort::cub ? ", by CUB" : ""));
+      CHECK(checked(
+                [&](const float* a, float* values, std::size_t* indices) {
+                  lesson06::top_k_radix_select(a, in.size(), k, values, indices, ws, how);
+                },
+                in, d_in, k, expected, true) == "");
+    }
+  }
+}
+
+TEST_CASE("repeated runs give the same, right, result", "[gpu]") {
+  for (Dist dist : {Dist::seed, Dist::dups, Dist::equal}) {
+    const auto in = lesson06::make_input<std::int32_t>(1000003, dist, course::test::seed());
+    const course::DeviceBuffer<std::int32_t> d_in(in);
+    for (std::size_t k : {std::size_t{10}, std::size_t{32}, std::size_t{5000}}) {
+      const std::vector<std::int32_t> expected = lesson06::reference_top_k(in, k);
+      lesson06::Workspace<std::int32_t> ws(in.size(), k, {});
+      for (const auto& v : lesson06::versions<std::int32_t>()) {
+        if (!v.indices || !v.limit(in.size(), k, {}).empty()) continue;
+        for (int run = 0; run < 10; ++run) {
+          INFO(v.name << ", " << lesson06::dist_name(dist) << ", k = " << k << ", run " << run);
+          CHECK(checked([&](const std::int32_t* a, std::int32_t* values,
+                            std::size_t* indices) { v.run(a, in.size(), k, values, indices, ws); },
+                        in, d_in, k, expected, true) == "");
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("v0 with the seed's {INT_MIN} start fails on a negative input", "[gpu]") {
+  const auto equal = lesson06::make_input<std::int32_t>(100000, Dist::equal, course::test::seed());
+  const course::DeviceBuffer<std::int32_t> d_in(equal);
+  const std::vector<std::int32_t> expected = lesson06::reference_top_k_distinct(equal, 10);
+  lesson06::Workspace<std::int32_t> ws(equal.size(), 10, {});
+  for (auto start : {lesson06::ListStart::seed, lesson06::ListStart::course}) {
+    const std::string result =
+        checked([&](const std::int32_t* a, std::int32_t* values,
+                    std::size_t*) { lesson06::top_k_seed(a, equal.size(), 10, values, ws, start); },
+                equal, d_in, 10, expected, false);
+    CHECK((result == "") == (start == lesson06::ListStart::course));
+  }
+}
+
+TEST_CASE("the versions reject what they cannot take", "[gpu]") {
+  course::DeviceBuffer<std::int32_t> a(100);
+  course::DeviceBuffer<std::int32_t> b(100);
+  course::DeviceBuffer<std::size_t> c(100);
+  lesson06::Workspace<std::int32_t> ws(100, 49, {});
+  CHECK_THROWS(lesson06::top_k_v0(a.data(), 100, 49, b.data(), c.data(), ws));  // 256 x 49 keys
+  CHECK_THROWS(lesson06::top_k_v1(a.data(), 100, 49, b.data(), c.data(), ws));
+  CHECK_THROWS(lesson06::top_k_v4(a.data(), 100, 33, b.data(), c.data(), ws));
+  CHECK_THROWS(lesson06::top_k_v3(a.data(), 100, 101, b.data(), c.data(), ws));
+  ws.launch.threads = 100;
+  CHECK_THROWS(lesson06::top_k_v2(a.data(), 100, 10, b.data(), c.data(), ws));
+}
+
+// ---- past 2^31 elements -------------------------------------------------------------------------
+
+namespace {
+
+__global__ void generate_kernel(std::int32_t* out, std::size_t n, std::uint64_t seed) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride) {
+    out[i] = lesson06::element<std::int32_t>(seed, i, n, Dist::seed);
+  }
+}
+
+// Counts the input's values above `threshold`; and, for each result j, whether in[index[j]] is
+// values[j] (a wrong one adds to *mismatches).
+__global__ void verify_kernel(const std::int32_t* in, std::size_t n, std::int32_t threshold,
+                              const std::int32_t* values, const std::size_t* indices, std::size_t k,
+                              unsigned long long* above, unsigned long long* mismatches) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  unsigned long long count = 0;
+  for (std::size_t i = first; i < n; i += stride)
+    count += in[i] > threshold;
+  atomicAdd(above, count);
+  for (std::size_t j = first; j < k; j += stride) {
+    if (indices[j] >= n || in[indices[j]] != values[j]) atomicAdd(mismatches, 1ull);
+  }
+}
+
+// "" when values (descending) and indices are a right top-k of the n values at d_in.
+std::string verify_on_gpu(const std::int32_t* d_in, std::size_t n, std::size_t k,
+                          const std::int32_t* d_values, const std::size_t* d_indices) {
+  std::vector<std::int32_t> values(k);
+  std::vector<std::size_t> indices(k);
+  CUDA_CHECK(cudaMemcpy(values.data(), d_values, k * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+  CUDA_CHECK(
+      cudaMemcpy(indices.data(), d_indices, k * sizeof(std::size_t), cudaMemcpyDeviceToHost));
+  if (!std::is_sorted(values.rbegin(), values.rend())) return "not in descending order";
+  std::vector<std::size_t> sorted = indices;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return "an index twice";
+  course::DeviceBuffer<unsigned long long> counts(2);
+  counts.fill_bytes(0);
+  verify_kernel<<<1024, 256>>>(d_in, n, values[k - 1], d_values, d_indices, k, counts.data(),
+                               counts.data() + 1);
+  CUDA_CHECK_LAUNCH();
+  const std::vector<unsigned long long> got = counts.download();
+  if (got[1] != 0) return course::format("%llu indices do not point at their value", got[1]);
+  // Every value above the k-th largest must be among the results, and nothing else is.
+  const auto above = static_cast<unsigned long long>(std::count_if(
+      values.begin(), values.end(), [&](std::int32_t x) { return x > values[k - 1]; }));
+  if (got[0] != above) {
+    return course::format("%llu values of the input are above the last result, %llu results are",
+                          got[0], above);
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("v3 and v4 find the top k of more than 2^31 ints", "[gpu][large]") {
+  const std::size_t n = (std::size_t{1} << 31) + 3;
+  course::DeviceBuffer<std::int32_t> in(n);
+  generate_kernel<<<1024, 256>>>(in.data(), n, course::test::seed());
+  CUDA_CHECK_LAUNCH();
+  for (std::size_t k : {std::size_t{32}, std::size_t{1000}}) {
+    lesson06::Workspace<std::int32_t> ws(n, k, {});
+    course::DeviceBuffer<std::int32_t> values(k);
+    course::DeviceBuffer<std::size_t> indices(k);
+    for (const auto& v : lesson06::versions<std::int32_t>()) {
+      if (!v.indices || !v.limit(n, k, {}).empty()) continue;
+      INFO(v.name << ", k = " << k);
+      values.fill_bytes(0xFF);
+      indices.fill_bytes(0xFF);
+      v.run(in.data(), n, k, values.data(), indices.data(), ws);
+      CHECK(verify_on_gpu(in.data(), n, k, values.data(), indices.data()) == "");
+    }
+  }
+}
