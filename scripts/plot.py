@@ -4,6 +4,10 @@ run (size and input), on a log scale, with the measured copy bandwidth as a dash
 library's bars hatched.
 
     python3 scripts/plot.py OUT.png TITLE a.csv b.csv ...
+    python3 scripts/plot.py --curve OUT.png TITLE sweep.csv
+
+--curve draws a sweep's CSV (columns k, version, threads, median_ms, check; lesson06 --k-sweep):
+median time against k for each version, on log scales, each line ending where the version stops.
 
 Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
 """
@@ -56,7 +60,40 @@ def draw(ax, runs, names, versions, copy, log):
     ax.grid(axis="y", which="both", alpha=0.3)
 
 
+def curve(out, title, path):
+    rows = read(path)
+    versions = []
+    for r in rows:
+        if r["version"] not in versions:
+            versions.append(r["version"])
+    fig, ax = plt.subplots(figsize=(10, 6))
+    markers = "osD^v<>px*"
+    for i, v in enumerate(versions):
+        points = [(int(r["k"]), float(r["median_ms"])) for r in rows
+                  if r["version"] == v and r["check"] == "ok"]
+        if not points:
+            continue
+        ks, ms = zip(*points)
+        ax.plot(ks, ms, marker=markers[i % len(markers)], markersize=4, label=v,
+                linestyle="--" if not v.startswith("v") else "-")
+        ax.annotate(f"k = {ks[-1]}", (ks[-1], ms[-1]), textcoords="offset points", xytext=(4, 4),
+                    fontsize=7)
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("k")
+    ax.set_ylabel("median ms")
+    ax.grid(which="both", alpha=0.3)
+    ax.legend(fontsize=9, ncol=2)
+    ax.set_title(title, fontsize=11)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}")
+    return 0
+
+
 def main(argv):
+    if len(argv) == 5 and argv[1] == "--curve":
+        return curve(argv[2], argv[3], argv[4])
     if len(argv) < 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -73,14 +110,20 @@ def main(argv):
     best = {v: max((float(r["gbps"]) for rows in runs for r in rows
                     if r["version"] == v and r["check"] == "ok"), default=0.0) for v in versions}
     fast = [v for v in versions if best[v] >= copy / 10]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5),
-                                      gridspec_kw={"width_ratios": [len(versions), len(fast)]})
+    # The right panel only when it compares something: two versions or more near the copy.
+    if len(fast) >= 2:
+        fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5.5),
+                                          gridspec_kw={"width_ratios": [len(versions), len(fast)]})
+    else:
+        fig, left = plt.subplots(1, 1, figsize=(11, 5.5))
+        right = None
     # Runs of one size on different inputs are told apart by their input.
     names = [label(rows) for rows in runs]
     if len(set(names)) < len(names):
         names = [f"{label(rows)}, {rows[0]['dist']}" for rows in runs]
     draw(left, runs, names, versions, copy, log=True)
-    draw(right, runs, names, fast, copy, log=False)
+    if right is not None:
+        draw(right, runs, names, fast, copy, log=False)
     left.set_ylabel("effective GB/s (bytes counted / median time)")
     left.legend(loc="upper left", fontsize=9)
     fig.suptitle(f"{title}\n{runs[0][0]['device']}, CUDA {runs[0][0]['cuda']}; "
