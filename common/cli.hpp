@@ -320,6 +320,33 @@ class CommandLine {
   std::vector<Option> options_;
 };
 
+// The --only flag of a lesson program: the versions to run, by name, comma-separated ("v0,v3,CUB");
+// empty, every version.
+class VersionFilter {
+ public:
+  explicit VersionFilter(const std::string& list) {
+    std::size_t start = 0;
+    while (start < list.size()) {
+      const std::size_t comma = std::min(list.find(',', start), list.size());
+      if (comma > start) names_.push_back(list.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  bool chosen(const std::string& name) const {
+    return names_.empty() || std::find(names_.begin(), names_.end(), name) != names_.end();
+  }
+  // The first name that is not in `known`; "" when there is none.
+  std::string unknown(const std::vector<std::string>& known) const {
+    for (const std::string& name : names_) {
+      if (std::find(known.begin(), known.end(), name) == known.end()) return name;
+    }
+    return "";
+  }
+
+ private:
+  std::vector<std::string> names_;
+};
+
 // The exit status for bad arguments, shared by every course program.
 constexpr int kExitBadArguments = 2;
 

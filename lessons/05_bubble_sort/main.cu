@@ -30,17 +30,6 @@ struct Options {
   std::size_t sweep_max = std::size_t{1} << 22;
 };
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> names;
-  std::size_t start = 0;
-  while (start < list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) names.push_back(list.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return names;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   o.common.n = lesson05::kSeedN;
@@ -66,12 +55,11 @@ Options parse(int argc, char** argv) {
              std::size_t{1} << 30);
   course::parse_or_exit(cli, argc, argv);
   if (o.threads % 32 != 0) course::usage_error(cli, "--threads must be a multiple of 32");
-  for (const std::string& name : split(o.only)) {
-    bool known = name == "Thrust" || name == "CUB";
-    for (const lesson05::Version& v : lesson05::versions())
-      known = known || name == v.name;
-    if (!known) course::usage_error(cli, "--only: no version is called " + name);
-  }
+  std::vector<std::string> known = {"Thrust", "CUB"};
+  for (const auto& v : lesson05::versions())
+    known.push_back(v.name);
+  const std::string unknown = course::VersionFilter(o.only).unknown(known);
+  if (!unknown.empty()) course::usage_error(cli, "--only: no version is called " + unknown);
   return o;
 }
 
@@ -285,10 +273,8 @@ int run(int argc, char** argv) {
     table.add({name, idea, {}, bytes, course::Check::skipped, "skipped: " + why});
   };
 
-  const std::vector<std::string> only = split(o.only);
-  const auto chosen = [&](const std::string& name) {
-    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
-  };
+  const course::VersionFilter only(o.only);
+  const auto chosen = [&](const std::string& name) { return only.chosen(name); };
   for (const lesson05::Version& v : lesson05::versions()) {
     const std::string why = chosen(v.name) ? v.limit(n, launch) : "not in --only";
     if (!why.empty()) {
@@ -335,31 +321,9 @@ int run(int argc, char** argv) {
   }
   std::printf("%s\n", table.text().c_str());
 
-  // The best version against the seed's kernel and the libraries, from the rows above.
-  const course::TableRow* best = nullptr;
-  const course::TableRow* seed_row = nullptr;
-  for (const course::TableRow& r : table.rows()) {
-    if (r.check != course::Check::ok) continue;
-    if (r.version == "v0") seed_row = &r;
-    if (r.version[0] == 'v' && (best == nullptr || r.time.median_ms < best->time.median_ms)) {
-      best = &r;
-    }
-  }
-  if (best != nullptr) {
-    std::string line =
-        course::format("best version %s, %.4f ms: %.1fx std::sort's speed", best->version.c_str(),
-                       best->time.median_ms, cpu_sort.median_ms / best->time.median_ms);
-    if (seed_row != nullptr) {
-      line += course::format(", %.1fx v0's", seed_row->time.median_ms / best->time.median_ms);
-    }
-    for (const course::TableRow& r : table.rows()) {
-      if (r.version[0] != 'v' && r.check == course::Check::ok) {
-        line += course::format(", %.2fx %s's", r.time.median_ms / best->time.median_ms,
-                               r.version.c_str());
-      }
-    }
-    std::printf("%s (data on the GPU, no host copies timed)\n\n", line.c_str());
-  }
+  // The best version against the CPU, the seed's version and the libraries, from the rows above.
+  const std::string best = course::best_version_line(table, cpu_sort.median_ms, "std::sort");
+  if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n\n", best.c_str());
 
   // The whole trip: copy the input in (from pageable memory), v8, copy the result out.
   {

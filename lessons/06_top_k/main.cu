@@ -35,17 +35,6 @@ struct Options {
   std::string only;
 };
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> names;
-  std::size_t start = 0;
-  while (start < list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) names.push_back(list.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return names;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   o.common.n = lesson06::kSeedN;
@@ -79,12 +68,11 @@ Options parse(int argc, char** argv) {
   if (!lesson06::is_power_of_two(o.threads)) {
     course::usage_error(cli, "--threads must be a power of two (the seed's tree halves it)");
   }
-  for (const std::string& name : split(o.only)) {
-    bool known = name == "Thrust" || name == "CUB";
-    for (const auto& v : lesson06::versions<int>())
-      known = known || name == v.name;
-    if (!known) course::usage_error(cli, "--only: no version is called " + name);
-  }
+  std::vector<std::string> known = {"Thrust", "CUB"};
+  for (const auto& v : lesson06::versions<int>())
+    known.push_back(v.name);
+  const std::string unknown = course::VersionFilter(o.only).unknown(known);
+  if (!unknown.empty()) course::usage_error(cli, "--only: no version is called " + unknown);
   return o;
 }
 
@@ -351,10 +339,8 @@ int run(const Options& o, const std::string& command) {
       cpu_name = "std::partial_sort on one core";
     }
   }
-  const std::vector<std::string> only = split(o.only);
-  const auto chosen = [&](const std::string& name) {
-    return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
-  };
+  const course::VersionFilter only(o.only);
+  const auto chosen = [&](const std::string& name) { return only.chosen(name); };
   // The seed's meaning, for v0 (a sort of every key: computed only when v0 runs).
   std::vector<T> expected_distinct;
   const bool v0_runs = chosen("v0") && lesson06::seed_limit(n, k, launch).empty();
@@ -461,33 +447,15 @@ int run(const Options& o, const std::string& command) {
         "zeros as one key\n\n");
   }
 
-  // The best version against the seed's and the libraries, from the rows above.
-  const course::TableRow* best = nullptr;
-  const course::TableRow* seed_row = nullptr;
-  for (const course::TableRow& r : table.rows()) {
-    if (r.check != course::Check::ok) continue;
-    if (r.version == "v0") seed_row = &r;
-    if (r.version[0] == 'v' && (best == nullptr || r.time.median_ms < best->time.median_ms)) {
-      best = &r;
-    }
-  }
-  if (best != nullptr) {
-    std::string line =
-        course::format("best version %s, %.4f ms: %.1fx the CPU's speed", best->version.c_str(),
-                       best->time.median_ms, cpu_ms / best->time.median_ms);
-    if (seed_row != nullptr) {
-      line += course::format(", %.1fx v0's", seed_row->time.median_ms / best->time.median_ms);
-    }
-    for (const course::TableRow& r : table.rows()) {
-      if (r.version[0] != 'v' && r.check == course::Check::ok) {
-        line += course::format(", %.1fx %s's", r.time.median_ms / best->time.median_ms,
-                               r.version.c_str());
-      }
-    }
-    std::printf("%s (data on the GPU, no host copies timed)\n", line.c_str());
-  }
+  // The best version against the CPU, the seed's version and the libraries, from the rows above.
+  const std::string best = course::best_version_line(table, cpu_ms, "the CPU");
+  if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n", best.c_str());
 
   // Managed memory: v0 with its input just written by the CPU, so every page moves on demand.
+  const course::TableRow* seed_row = nullptr;
+  for (const course::TableRow& r : table.rows()) {
+    if (r.version == "v0" && r.check == course::Check::ok) seed_row = &r;
+  }
   if (seed_row != nullptr) {
     course::NvtxRange range("v0 first touch");
     const course::Timing t = course::time_gpu(
