@@ -21,6 +21,8 @@ Markers (each generated block sits between a marker and its closing tag):
   <!-- /log -->
   <!-- log: docs/results/x/run.txt /regex/ -->       only the lines that match the regex
   <!-- /log -->
+  <!-- log: docs/results/x/run.txt /regex/ +N -->    each matching line and the N lines after it
+  <!-- /log -->
   <!--v a.csv v3 gbps-->1605.9<!--/v-->              one field of one row, inline
   <!--v a.csv v3/v2 speedup-->9.1<!--/v-->           a ratio of two rows' speed (median times)
   <!--v a.csv v3/v2 ratio-->9.087<!--/v-->           the same, to three decimals
@@ -190,10 +192,18 @@ def log_block(spec):
         lines = f.read().splitlines()
     if len(parts) > 1:
         pattern = parts[1].strip()
+        after = 0
+        following = re.fullmatch(r"(/.*/)\s+\+(\d+)", pattern)
+        if following:
+            pattern, after = following.group(1), int(following.group(2))
         if not (pattern.startswith("/") and pattern.endswith("/")):
-            raise ValueError(f"log filter must be /regex/: {pattern}")
+            raise ValueError(f"log filter must be /regex/ or /regex/ +N: {pattern}")
         regex = re.compile(pattern[1:-1])
-        lines = [line for line in lines if regex.search(line)]
+        keep = set()
+        for i, line in enumerate(lines):
+            if regex.search(line):
+                keep.update(range(i, min(len(lines), i + after + 1)))
+        lines = [line for i, line in enumerate(lines) if i in keep]
     if not lines:
         raise ValueError(f"no lines from {spec}")
     return "```\n" + "\n".join(lines) + "\n```\n"
