@@ -81,6 +81,18 @@ class ResultTable {
         cpu_name_(std::move(cpu_name)) {}
 
   void add(TableRow row) { rows_.push_back(std::move(row)); }
+  // A row that a check judged: ok when `mismatch` is "" (with `note`), else FAIL with the mismatch
+  // as its note.
+  void add_checked(std::string version, std::string idea, const Timing& time, double bytes,
+                   const std::string& mismatch, std::string note = "") {
+    const bool ok = mismatch.empty();
+    add({std::move(version), std::move(idea), time, bytes, ok ? Check::ok : Check::fail,
+         ok ? std::move(note) : mismatch});
+  }
+  // A row for a version that did not run, and why not.
+  void add_skipped(std::string version, std::string idea, double bytes, const std::string& why) {
+    add({std::move(version), std::move(idea), {}, bytes, Check::skipped, "skipped: " + why});
+  }
   const std::vector<TableRow>& rows() const { return rows_; }
 
   bool any_failed() const {

@@ -262,15 +262,10 @@ int run(int argc, char** argv) {
       report.copy_gbps, cpu_sort.median_ms, "std::sort on one core");
   auto add_row = [&](const std::string& name, const std::string& idea, const Outcome& r,
                      const std::string& note) {
-    course::TableRow row{name, idea, r.time, bytes, course::Check::ok, note};
-    if (!r.mismatch.empty()) {
-      row.check = course::Check::fail;
-      row.note = r.mismatch;
-    }
-    table.add(row);
+    table.add_checked(name, idea, r.time, bytes, r.mismatch, note);
   };
   auto add_skipped = [&](const std::string& name, const std::string& idea, const std::string& why) {
-    table.add({name, idea, {}, bytes, course::Check::skipped, "skipped: " + why});
+    table.add_skipped(name, idea, bytes, why);
   };
 
   const course::VersionFilter only(o.only);

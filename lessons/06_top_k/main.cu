@@ -375,15 +375,10 @@ int run(const Options& o, const std::string& command) {
                                            o.dist.c_str(), report.props.name),
                             report.copy_gbps, cpu_ms, cpu_name);
   auto add_row = [&](const std::string& name, const std::string& idea, const Outcome& r) {
-    course::TableRow row{name, idea, r.time, bytes, course::Check::ok, ""};
-    if (!r.mismatch.empty()) {
-      row.check = course::Check::fail;
-      row.note = r.mismatch;
-    }
-    table.add(row);
+    table.add_checked(name, idea, r.time, bytes, r.mismatch);
   };
   auto add_skipped = [&](const std::string& name, const std::string& idea, const std::string& why) {
-    table.add({name, idea, {}, bytes, course::Check::skipped, "skipped: " + why});
+    table.add_skipped(name, idea, bytes, why);
   };
 
   for (const lesson06::Version<T>& v : lesson06::versions<T>()) {
