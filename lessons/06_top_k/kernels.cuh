@@ -769,7 +769,8 @@ __global__ void keys_to_values_kernel(const Key* keys, const std::size_t* indice
 }
 
 inline std::string v3_limit(std::size_t, std::size_t k, const Launch&) {
-  return k <= kRankSortMaxK || k <= INT_MAX ? "" : "CUB sorts the winners: k < 2^31";
+  // Past kRankSortMaxK, CUB sorts the winners, and its item count is an int.
+  return k <= INT_MAX ? "" : "CUB sorts the winners: k < 2^31";
 }
 
 template <typename T>
@@ -1064,10 +1065,6 @@ struct Version {
   void (*run)(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
               Workspace<T>& ws);
 };
-
-inline std::string any_k(std::size_t, std::size_t, const Launch&) {
-  return "";
-}
 
 template <typename T>
 const std::vector<Version<T>>& versions() {
