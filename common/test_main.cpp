@@ -26,6 +26,7 @@
 namespace {
 
 std::uint64_t g_seed = 0;
+std::string g_program = "test";
 
 std::uint64_t choose_seed() {
   if (const char* fixed = std::getenv("COURSE_TEST_SEED")) {
@@ -41,10 +42,17 @@ namespace course::test {
 std::uint64_t seed() {
   return g_seed;
 }
+const char* program_name() {
+  return g_program.c_str();
+}
 }  // namespace course::test
 
 int main(int argc, char** argv) {
   constexpr int kSkipped = 77;
+  if (argc > 0) {
+    g_program = argv[0];
+    g_program = g_program.substr(g_program.find_last_of("/\\") + 1);
+  }
   bool needs_gpu = false;
   std::uint64_t needs_memory = 0;
   bool listing = false;

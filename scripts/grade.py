@@ -1,144 +1,384 @@
 #!/usr/bin/env python3
-"""Grades a student's copy of exercises/ (any folder on disk) against the course's tests.
+"""Grades students' copies of exercises/ against the course's tests, one student or a whole class.
 
-    python3 scripts/grade.py /path/to/student/exercises [--build-dir DIR] [--junit FILE]
+    python3 scripts/grade.py STUDENT_DIR [--build-dir DIR] [--junit FILE]
+    python3 scripts/grade.py --class CLASS_DIR [--out DIR] [--build-dir DIR]
 
-It builds the graded exercises from the student's headers, with the tests of this repository
-(so a student's copy cannot change what grades it), runs every exercise's tests, and prints one
-line per exercise: tests passed / total, and points. It also writes JUnit XML (through ctest's
---output-junit) for an autograder or an LMS. An exercise that does not compile fails its own tests
-only: the other exercises still build and are graded.
+STUDENT_DIR is a student's copy of exercises/ (or a folder that holds one, named exercises).
+CLASS_DIR holds one such folder per student; the folder's name is the student's name in the
+gradebook.
 
-Each exercise is worth POINTS points, in proportion to the tests it passes; the total of an
-exercise's tests is counted from the solution's copy of them, which always builds. The tests draw
-fresh random inputs on every run and print their seed, so a failure can be repeated with
-COURSE_TEST_SEED. Without a GPU the GPU tests are skipped, and a skipped test earns nothing: grade
-on a machine with a CUDA GPU. Exit status: 0 when every exercise passes every test, 1 otherwise,
-2 for bad arguments or a build that could not be configured.
+Each graded exercise is the one header the student edits (exercises/NN_topic/<name>.cuh). It is
+checked first (scripts/check_exercise.cmake: only the standard library, CUDA's headers and the
+exercise's support header may be included, and no library, course or lesson code named), then built
+with the exercise's harness and tested by this repository's tests, so nothing else in the student's
+folder takes part. One exercise that does not build, or whose kernel never finishes (the watchdog
+stops it within seconds), costs only that exercise. Each exercise's line is printed as soon as it
+is graded.
+
+An exercise is worth POINTS points when every one of its tests passes, and nothing otherwise: a
+kernel that is wrong at one size, or right by a technique the exercise does not ask for, is wrong
+(--partial-credit gives points in proportion to the tests passed instead). The failing tests' own
+words are in the report, for an instructor who wants to give partial credit by hand.
+
+Output, for one student: the table on the terminal and JUnit XML (--junit, default in the build
+folder). For a class (--out, default CLASS_DIR/../grades): gradebook.csv (one row per student, one
+column per exercise, and the total), junit/<student>.xml, and summary.txt (who failed which test,
+and why).
+
+The tests need a CUDA GPU. Without one, grade.py says so and exits 77; --build-only still checks
+that every answer builds. Exit status: 0 when grading finished (for one student: and every exercise
+earned its points), 1 when a student lost points, 2 for bad arguments or a build that could not be
+configured, 77 without a GPU.
 """
 
 import argparse
+import csv
+import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import xml.etree.ElementTree as ET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POINTS = 10
-TEST_NAME = re.compile(r"^(\d\d) (exercise|solution) (\d+)/")
+EXERCISE = re.compile(r"course_add_exercise\(\s*(\d\d)_\w+\s+(\d+)\s+(\w+)")
+TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"')
+
+
+def say(text="", end="\n"):
+    print(text, end=end, flush=True)
+
+
+def progress(text):
+    """A line that the next one overwrites, on a terminal only."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K" + text)
+        sys.stderr.flush()
+
+
+def end_progress():
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+        sys.stderr.flush()
 
 
 def run(command, **kwargs):
     return subprocess.run(command, text=True, capture_output=True, **kwargs)
 
 
-def exercise_targets(build_dir, kind):
-    """The ninja targets of one kind (exercise or solution) in the configured build."""
-    listing = run(["cmake", "--build", build_dir, "--target", "help"]).stdout
-    return sorted(set(re.findall(rf"^({kind}\d\d_\d+):", listing, re.M)))
+class Exercise:
+    """A graded exercise, read from its lesson's CMakeLists.txt and its test file."""
+
+    def __init__(self, lesson_dir, number, name):
+        self.lesson_dir = lesson_dir
+        self.nn = lesson_dir[:2]
+        self.number = int(number)
+        self.name = name
+        self.target = f"exercise{self.nn}_{self.number}"
+        self.label = f"{self.nn} exercise {self.number}"
+        test = os.path.join(ROOT, "exercises", lesson_dir, "grading", f"test_{name}.cu")
+        with open(test, encoding="utf-8") as f:
+            self.tests = TEST_CASE.findall(f.read())
+
+    def column(self):
+        return f"{self.nn}.{self.number} {self.name}"
 
 
-def test_names(build_dir, label):
-    """The ctest names with a label (after the build wrote the discovered test lists)."""
-    listing = run(["ctest", "--test-dir", build_dir, "-N", "-L", label]).stdout
-    return [m.group(1) for m in re.finditer(r"Test\s+#\d+: (.+)$", listing, re.M)]
+def exercises():
+    found = []
+    for cmake in sorted(glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "CMakeLists.txt"))):
+        lesson_dir = os.path.basename(os.path.dirname(cmake))
+        with open(cmake, encoding="utf-8") as f:
+            text = re.sub(r"#[^\n]*", "", f.read())
+        for nn, number, name in EXERCISE.findall(text):
+            found.append(Exercise(lesson_dir, number, name))
+    return found
 
 
-def add_unbuilt_to_junit(junit, failed_to_build, expected_names, build_log):
-    """ctest reports nothing for an exercise that did not compile; an autograder must see its
-    tests as failed, with the compiler's complaint."""
-    if not failed_to_build:
-        return
-    tree = ET.parse(junit) if os.path.exists(junit) else ET.ElementTree(ET.Element("testsuite"))
-    suite = tree.getroot()
-    errors = "\n".join(line for line in build_log.splitlines() if "error" in line)[:4000]
-    added = 0
-    for target in failed_to_build:
-        m = re.match(r"exercise(\d\d)_(\d+)", target)
-        key = (m.group(1), int(m.group(2)))
-        for name in expected_names.get(key, []):
-            case = ET.SubElement(suite, "testcase", name=f"{key[0]} exercise {key[1]}/{name}",
-                                 classname=f"{key[0]} exercise {key[1]}", time="0")
-            ET.SubElement(case, "failure", message="the exercise did not compile").text = errors
-            added += 1
-    suite.set("tests", str(int(suite.get("tests", "0")) + added))
-    suite.set("failures", str(int(suite.get("failures", "0")) + added))
-    tree.write(junit, encoding="UTF-8", xml_declaration=True)
+def gpu_visible():
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False, "nvidia-smi was not found"
+    done = run([smi, "-L"])
+    if done.returncode != 0 or "GPU" not in done.stdout:
+        return False, (done.stdout + done.stderr).strip() or "nvidia-smi lists no GPU"
+    return True, done.stdout.strip().splitlines()[0]
+
+
+def student_exercises_dir(folder):
+    inner = os.path.join(folder, "exercises")
+    return inner if os.path.isdir(inner) else folder
+
+
+def configure(build_dir, exercises_dir):
+    command = ["cmake", "-S", ROOT, "-B", build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+               f"-DCOURSE_EXERCISES_DIR={exercises_dir}"]
+    if os.environ.get("CMAKE_PREFIX_PATH"):
+        command.append(f"-DCMAKE_PREFIX_PATH={os.environ['CMAKE_PREFIX_PATH']}")
+    return run(command)
+
+
+def build(build_dir, targets, what):
+    """Builds the targets, going on past failures; returns the build's output. Shows ninja's
+    progress on a terminal."""
+    command = ["cmake", "--build", build_dir, "--target", *targets, "--", "-k", "0"]
+    process = subprocess.Popen(command, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines = []
+    step = re.compile(r"^\[(\d+)/(\d+)\]")
+    for line in process.stdout:
+        lines.append(line)
+        m = step.match(line)
+        if m:
+            progress(f"{what}: building, step {m.group(1)} of {m.group(2)}")
+    process.wait()
+    end_progress()
+    return "".join(lines)
+
+
+def build_problems(output, exercise):
+    """Why an exercise did not build, in one line, or "" when it did."""
+    ours = [line.strip() for line in output.splitlines()
+            if line.strip().startswith(exercise.target + ": ")]
+    refused = [line.split(": ", 1)[1] for line in ours if "not allowed" in line]
+    if refused:
+        return "refused: " + "; ".join(refused)
+    missing = [line.split(": ", 1)[1] for line in ours if " is missing" in line]
+    if missing:
+        return "missing: " + missing[0]
+    if re.search(rf"FAILED: .*\b{exercise.target}(_answer|_tests|\b)", output):
+        errors = [line.strip() for line in output.splitlines()
+                  if exercise.name in line and "error" in line]
+        first = errors[0] if errors else "see the build output"
+        return "did not compile: " + re.sub(r"^\S*/", "", first)[:200]
+    return ""
+
+
+def failure_reason(case):
+    """The most telling line of a failed test's output."""
+    node = case.find("failure")
+    if node is None:
+        node = case.find("error")
+    out = case.findtext("system-out") or ""
+    text = "\n".join(filter(None, [out, node.get("message", "") if node is not None else "",
+                                   node.text or "" if node is not None else ""]))
+    for line in text.splitlines():
+        if "did not finish in" in line or "not allowed" in line:
+            return line.strip()
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.rstrip().endswith("FAILED:"):
+            block = []
+            for later in lines[i + 1:]:
+                if not later.strip() or later.startswith("----") or later.startswith("===="):
+                    break
+                block.append(later.strip())
+            messages = [b for b in block if b not in ("with expansion:", "with message:",
+                                                      "with messages:")]
+            return " / ".join(messages[-2:])[:300] if messages else "failed"
+    for line in lines:
+        if "failed:" in line or "Error" in line:
+            return line.strip()[:300]
+    return "failed"
+
+
+def run_tests(build_dir, exercise, jobs):
+    """Runs one exercise's tests; returns {test name: (None if it passed, else why not; its JUnit
+    testcase)}."""
+    with tempfile.TemporaryDirectory() as scratch:
+        junit = os.path.join(scratch, "tests.xml")
+        run(["ctest", "--test-dir", build_dir, "-L", "exercise", "-R",
+             "^" + re.escape(exercise.label) + "/", "-j", str(jobs), "--output-junit", junit])
+        results = {}
+        if os.path.exists(junit):
+            for case in ET.parse(junit).getroot().iter("testcase"):
+                name = case.get("name", "").split("/", 1)[-1]
+                if case.find("skipped") is not None:
+                    results[name] = ("skipped: no usable GPU", case)
+                elif case.find("failure") is not None or case.find("error") is not None:
+                    results[name] = (failure_reason(case), case)
+                else:
+                    results[name] = (None, case)
+        return results
+
+
+def grade_student(student, exercises_dir, build_dir, args, gpu):
+    """Grades one student; prints a line per exercise as it goes. Returns (scores, junit cases,
+    problems): scores {exercise: points}, problems [(exercise, test, reason)]."""
+    done = configure(build_dir, exercises_dir)
+    if done.returncode != 0:
+        say(done.stdout + done.stderr)
+        raise RuntimeError("the build could not be configured")
+    output = build(build_dir, [e.target for e in args.exercises], student)
+    scores = {}
+    cases = []
+    problems = []
+    say(f"{'lesson':<7} {'exercise':<9} {'tests passed':>13} {'points':>7}  note")
+    for exercise in args.exercises:
+        total = len(exercise.tests)
+        why_not_built = build_problems(output, exercise)
+        if why_not_built:
+            passed, note = 0, why_not_built
+            for test in exercise.tests:
+                case = ET.Element("testcase", name=f"{exercise.label}/{test}",
+                                  classname=exercise.label, time="0")
+                ET.SubElement(case, "failure", message=why_not_built)
+                cases.append(case)
+            problems.append((exercise, "(build)", why_not_built))
+        elif not gpu:
+            passed, note = 0, "built; not run (no GPU)"
+        else:
+            results = run_tests(build_dir, exercise, args.jobs)
+            passed = 0
+            failed = []
+            for test in exercise.tests:
+                if test not in results:
+                    failed.append(test)
+                    problems.append((exercise, test, "did not run"))
+                    case = ET.Element("testcase", name=f"{exercise.label}/{test}",
+                                      classname=exercise.label, time="0")
+                    ET.SubElement(case, "failure", message="did not run")
+                    cases.append(case)
+                    continue
+                reason, case = results[test]
+                cases.append(case)
+                if reason is None:
+                    passed += 1
+                else:
+                    failed.append(test)
+                    problems.append((exercise, test, reason))
+            note = ""
+            if failed:
+                first = next(p for p in problems if p[0] is exercise)
+                note = first[2][:110]
+        if args.partial_credit:
+            points = POINTS * passed / total if total else 0.0
+        else:
+            points = float(POINTS) if total and passed == total else 0.0
+        scores[exercise] = points
+        say(f"{exercise.nn:<7} {exercise.number:<9} {f'{passed}/{total}':>13} {points:>7.1f}  "
+            f"{note}")
+    earned = sum(scores.values())
+    say(f"{'total':<17} {'':>13} {earned:>7.1f} of {POINTS * len(args.exercises)}")
+    return scores, cases, problems
+
+
+def write_junit(path, student, cases):
+    suite = ET.Element("testsuite", name=student, tests=str(len(cases)))
+    failures = 0
+    for case in cases:
+        failures += case.find("failure") is not None or case.find("error") is not None
+        suite.append(case)
+    suite.set("failures", str(failures))
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    ET.ElementTree(suite).write(path, encoding="UTF-8", xml_declaration=True)
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(
+        prog="grade.py", description=__doc__.split("\n\n")[0],
+        epilog="See the top of this script, and docs/instructors.md, for what is graded and how.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("student", nargs="?", help="one student's exercises folder")
+    parser.add_argument("--class", dest="class_dir", metavar="DIR",
+                        help="a folder with one exercises folder per student")
+    parser.add_argument("--out", help="where --class writes the gradebook, JUnit files and summary "
+                                      "(default: CLASS_DIR/../grades)")
+    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "grade"),
+                        help="the build folder, reused from student to student")
+    parser.add_argument("--junit", help="one student: the JUnit XML file (default: in the build "
+                                        "folder)")
+    parser.add_argument("--partial-credit", action="store_true",
+                        help="points in proportion to the tests passed, not all or nothing")
+    parser.add_argument("--build-only", action="store_true",
+                        help="check that every answer builds; run nothing (no GPU needed)")
+    parser.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
+                        help="test programs run at once (default: min(8, CPUs))")
+    args = parser.parse_args(argv[1:])
+    if (args.student is None) == (args.class_dir is None):
+        parser.error("give one student's folder, or --class DIR")
+    folder = args.student or args.class_dir
+    if not os.path.isdir(folder):
+        parser.error(f"{folder} is not a folder")
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    return args
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Grade a copy of exercises/.")
-    parser.add_argument("exercises", help="the student's exercises folder")
-    parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "grade"))
-    parser.add_argument("--junit", default=None, help="JUnit XML file (default: in the build dir)")
-    args = parser.parse_args(argv[1:])
-
-    exercises = os.path.abspath(args.exercises)
-    if not os.path.isdir(exercises):
-        print(f"grade.py: error: {args.exercises} is not a folder", file=sys.stderr)
-        return 2
+    args = parse(argv)
+    args.exercises = exercises()
+    gpu, gpu_text = gpu_visible()
+    if not gpu and not args.build_only:
+        print(f"grade.py: no CUDA GPU ({gpu_text}): the exercises' tests need one. Grade on a GPU "
+              "machine, or use --build-only to check that the answers build.", file=sys.stderr)
+        return 77
     build_dir = os.path.abspath(args.build_dir)
-    junit = os.path.abspath(args.junit or os.path.join(build_dir, "grade.xml"))
+    if gpu:
+        say(f"grading on {gpu_text}")
 
-    configure = ["cmake", "-S", ROOT, "-B", build_dir, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
-                 f"-DCOURSE_EXERCISES_DIR={exercises}"]
-    if os.environ.get("CMAKE_PREFIX_PATH"):
-        configure.append(f"-DCMAKE_PREFIX_PATH={os.environ['CMAKE_PREFIX_PATH']}")
-    done = run(configure)
-    if done.returncode != 0:
-        print(done.stdout + done.stderr, file=sys.stderr)
-        print("grade.py: error: the build could not be configured", file=sys.stderr)
+    if args.student:
+        student = os.path.basename(os.path.abspath(args.student).rstrip(os.sep))
+        start = time.time()
+        try:
+            scores, cases, _ = grade_student(student, student_exercises_dir(
+                os.path.abspath(args.student)), build_dir, args, gpu)
+        except RuntimeError as error:
+            print(f"grade.py: error: {error}", file=sys.stderr)
+            return 2
+        junit = os.path.abspath(args.junit or os.path.join(build_dir, "grade.xml"))
+        write_junit(junit, student, cases)
+        say(f"JUnit XML: {junit}")
+        say(f"graded in {time.time() - start:.0f} s")
+        if args.build_only:
+            return 0
+        return 0 if sum(scores.values()) == POINTS * len(args.exercises) else 1
+
+    class_dir = os.path.abspath(args.class_dir)
+    students = sorted(d for d in os.listdir(class_dir)
+                      if os.path.isdir(os.path.join(class_dir, d)) and not d.startswith("."))
+    if not students:
+        print(f"grade.py: error: {args.class_dir} has no student folders", file=sys.stderr)
         return 2
-
-    # Build every exercise and solution test program; keep going past the ones that fail.
-    targets = exercise_targets(build_dir, "exercise") + exercise_targets(build_dir, "solution")
-    build = run(["cmake", "--build", build_dir, "--target", *targets, "--", "-k", "0"])
-    failed_to_build = sorted(set(re.findall(r"FAILED: \S*?/?(exercise\d\d_\d+)", build.stdout)))
-
-    # Run the student's tests, with JUnit XML.
-    run(["ctest", "--test-dir", build_dir, "-L", "exercise", "--output-junit", junit,
-         "--timeout", "900"])
-
-    totals = {}
-    expected_names = {}
-    for name in test_names(build_dir, "solution"):
-        m = TEST_NAME.match(name)
-        if m:
-            key = (m.group(1), int(m.group(3)))
-            totals[key] = totals.get(key, 0) + 1
-            expected_names.setdefault(key, []).append(name.split("/", 1)[1])
-    add_unbuilt_to_junit(junit, failed_to_build, expected_names, build.stdout)
-    passed = {key: 0 for key in totals}
-    skipped = {key: 0 for key in totals}
-    if os.path.exists(junit):
-        for case in ET.parse(junit).getroot().iter("testcase"):
-            m = TEST_NAME.match(case.get("name", ""))
-            if not m or m.group(2) != "exercise":
-                continue
-            key = (m.group(1), int(m.group(3)))
-            if case.find("skipped") is not None:
-                skipped[key] = skipped.get(key, 0) + 1
-            elif case.find("failure") is None and case.find("error") is None:
-                passed[key] = passed.get(key, 0) + 1
-
-    print(f"{'lesson':<7} {'exercise':<9} {'tests passed':>13} {'points':>7}  note")
-    earned = 0.0
-    for key in sorted(totals):
-        lesson, number = key
-        total = totals[key]
-        ok = min(passed.get(key, 0), total)
-        points = POINTS * ok / total
-        earned += points
-        note = ""
-        if f"exercise{lesson}_{number}" in failed_to_build:
-            note = "did not compile (see the build output in " + build_dir + ")"
-        elif skipped.get(key):
-            note = f"{skipped[key]} skipped: no GPU"
-        print(f"{lesson:<7} {number:<9} {f'{ok}/{total}':>13} {points:>7.1f}  {note}")
-    print(f"{'total':<17} {'':>13} {earned:>7.1f} of {POINTS * len(totals)}")
-    print(f"JUnit XML: {junit}")
-    return 0 if totals and earned == POINTS * len(totals) else 1
+    out = os.path.abspath(args.out or os.path.join(os.path.dirname(class_dir), "grades"))
+    os.makedirs(os.path.join(out, "junit"), exist_ok=True)
+    rows = []
+    summary = []
+    class_start = time.time()
+    for i, student in enumerate(students, 1):
+        say(f"\n=== student {i} of {len(students)}: {student}")
+        start = time.time()
+        try:
+            scores, cases, problems = grade_student(
+                student, student_exercises_dir(os.path.join(class_dir, student)), build_dir,
+                args, gpu)
+        except RuntimeError as error:
+            print(f"grade.py: error: {error}", file=sys.stderr)
+            return 2
+        seconds = time.time() - start
+        say(f"graded in {seconds:.0f} s")
+        write_junit(os.path.join(out, "junit", f"{student}.xml"), student, cases)
+        rows.append([student] + [f"{scores[e]:.1f}" for e in args.exercises] +
+                    [f"{sum(scores.values()):.1f}", f"{seconds:.0f}"])
+        summary.append(f"{student}: {sum(scores.values()):.1f} of "
+                       f"{POINTS * len(args.exercises)}")
+        for exercise, test, reason in problems:
+            summary.append(f"  {exercise.label} ({exercise.name}), {test}: {reason}")
+    with open(os.path.join(out, "gradebook.csv"), "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["student"] + [e.column() for e in args.exercises] +
+                        [f"total (of {POINTS * len(args.exercises)})", "seconds"])
+        writer.writerows(rows)
+    with open(os.path.join(out, "summary.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(summary) + "\n")
+    say(f"\n{len(students)} students graded in {time.time() - class_start:.0f} s: "
+        f"{os.path.join(out, 'gradebook.csv')}, {os.path.join(out, 'summary.txt')}, "
+        f"{os.path.join(out, 'junit')}/")
+    return 0
 
 
 if __name__ == "__main__":

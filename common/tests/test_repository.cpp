@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -103,6 +104,76 @@ std::vector<std::string> contract_problems(const fs::path& root) {
   return problems;
 }
 
+// Everything a graded exercise needs (docs/instructors.md, "Adding an exercise"), for every
+// course_add_exercise(NN_topic number name ...) in the lessons' CMakeLists.txt under `root`: the
+// student's file and its solution, the tests and the harness, at least two wrong answers that each
+// say how they must score zero, and a mention in the lesson's exercises.md. Across all exercises,
+// the wrong answers must include one the answer check refuses and one that never finishes.
+std::vector<std::string> exercise_problems(const fs::path& root) {
+  std::vector<std::string> problems;
+  const std::regex registered(R"(course_add_exercise\(\s*(\d\d_\w+)\s+(\d+)\s+(\w+))");
+  const std::regex expect(R"(^// expect: (rejected: .+|fails: .+|hangs)$)");
+  int refused = 0;
+  int hung = 0;
+  if (!fs::is_directory(root / "lessons")) return problems;
+  std::vector<fs::path> lists;
+  for (const auto& entry : fs::directory_iterator(root / "lessons")) {
+    if (fs::is_regular_file(entry.path() / "CMakeLists.txt")) {
+      lists.push_back(entry.path() / "CMakeLists.txt");
+    }
+  }
+  std::sort(lists.begin(), lists.end());
+  for (const fs::path& list : lists) {
+    const std::string text = std::regex_replace(read_file(list), std::regex("#[^\n]*"), "");
+    for (std::sregex_iterator m(text.begin(), text.end(), registered), end; m != end; ++m) {
+      const std::string lesson = (*m)[1];
+      const std::string name = (*m)[3];
+      const std::string id = lesson.substr(0, 2) + "/" + std::string((*m)[2]) + " " + name;
+      const fs::path grading = root / "exercises" / lesson / "grading";
+      for (const fs::path& file :
+           {root / "exercises" / lesson / (name + ".cuh"), grading / ("test_" + name + ".cu"),
+            grading / (name + "_harness.cu"), grading / (name + "_harness.hpp")}) {
+        if (!fs::is_regular_file(file)) problems.push_back(id + ": no " + file.string());
+      }
+      if (fs::is_directory(root / "solutions") &&
+          !fs::is_regular_file(root / "solutions" / lesson / (name + ".cuh"))) {
+        problems.push_back(id + ": no solution");
+      }
+      int wrong = 0;
+      if (fs::is_directory(grading / "wrong" / name)) {
+        for (const auto& answer : fs::directory_iterator(grading / "wrong" / name)) {
+          if (answer.path().extension() != ".cuh") continue;
+          ++wrong;
+          std::istringstream lines(read_file(answer.path()));
+          std::string line;
+          bool said = false;
+          while (std::getline(lines, line)) {
+            std::smatch how;
+            if (std::regex_match(line, how, expect)) {
+              said = true;
+              refused += how[1].str().rfind("rejected", 0) == 0;
+              hung += how[1].str() == "hangs";
+            }
+          }
+          if (!said) {
+            problems.push_back(id + ": " + answer.path().filename().string() +
+                               " does not say how it must score zero (// expect: ...)");
+          }
+        }
+      }
+      if (wrong < 2) problems.push_back(id + ": fewer than two wrong answers");
+      const fs::path statement = list.parent_path() / "exercises.md";
+      if (!fs::is_regular_file(statement) ||
+          read_file(statement).find(name + ".cuh") == std::string::npos) {
+        problems.push_back(id + ": exercises.md does not state it (no " + name + ".cuh)");
+      }
+    }
+  }
+  if (refused == 0) problems.push_back("no wrong answer that the answer check refuses");
+  if (hung == 0) problems.push_back("no wrong answer that never finishes");
+  return problems;
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const auto& line : lines)
@@ -161,5 +232,46 @@ TEST_CASE("the contract check catches a half-built lesson", "[repository]") {
   const std::vector<std::string> after = contract_problems(root);
   INFO(joined(after));
   CHECK(after.empty());
+  fs::remove_all(root);
+}
+
+TEST_CASE("every graded exercise has its files and wrong answers that must score zero",
+          "[repository]") {
+  const std::vector<std::string> problems = exercise_problems(COURSE_SOURCE_DIR);
+  INFO(joined(problems));
+  CHECK(problems.empty());
+}
+
+TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
+  std::mt19937_64 rng(course::test::seed());
+  const fs::path root =
+      fs::temp_directory_path() / ("course_exercise_" + std::to_string(rng() % 1000000000));
+  fs::remove_all(root);
+  write_file(root / "lessons/99_fake/CMakeLists.txt",
+             "course_add_exercise(99_fake 1 thing SUPPORT x.cuh)\n"
+             "# course_add_exercise(99_fake 2 commented_out)\n");
+  write_file(root / "lessons/99_fake/exercises.md", "File: `thing.cuh`.\n");
+  write_file(root / "exercises/99_fake/thing.cuh", "x\n");
+  write_file(root / "exercises/99_fake/grading/test_thing.cu", "x\n");
+  write_file(root / "exercises/99_fake/grading/thing_harness.cu", "x\n");
+  write_file(root / "exercises/99_fake/grading/wrong/thing/a.cuh", "// expect: hangs\n");
+  fs::create_directories(root / "solutions");
+  const std::string problems = joined(exercise_problems(root));
+  INFO(problems);
+  CHECK(problems.find("99/1 thing: no ") != std::string::npos);  // the harness's header
+  CHECK(problems.find("99/1 thing: no solution") != std::string::npos);
+  CHECK(problems.find("fewer than two wrong answers") != std::string::npos);
+  CHECK(problems.find("no wrong answer that the answer check refuses") != std::string::npos);
+  CHECK(problems.find("commented_out") == std::string::npos);
+
+  write_file(root / "exercises/99_fake/grading/thing_harness.hpp", "x\n");
+  write_file(root / "solutions/99_fake/thing.cuh", "x\n");
+  write_file(root / "exercises/99_fake/grading/wrong/thing/b.cuh",
+             "// A wrong answer\n// expect: rejected: uses cub::\n");
+  const std::vector<std::string> after = exercise_problems(root);
+  INFO(joined(after));
+  CHECK(after.empty());
+  write_file(root / "exercises/99_fake/grading/wrong/thing/c.cuh", "// no expectation\n");
+  CHECK(joined(exercise_problems(root)).find("c.cuh does not say") != std::string::npos);
   fs::remove_all(root);
 }

@@ -1,31 +1,43 @@
-// Exercise 2 (lesson 03): a dot product that gives the same bits on every run. Write the kernels
-// and the host function.
+// Exercise 2 (lesson 03): a dot product whose bits depend on nothing but the input. v3 gives the
+// same bits on every run, but only with the same grid: each block's partial sum covers what a
+// grid-stride loop hands it, so another grid (another GPU, another block count) adds in another
+// order. Here the input is cut into chunks of kChunk elements, each chunk's sum is fixed by the
+// chunk alone, and the chunks' sums are added in a fixed order: any grid gives the same bits.
+// Write the two kernels; the harness launches chunk_dots with grids from 1 block to thousands, then
+// add_partials with one block, and compares the bits.
 #pragma once
 
 #include <cstddef>
 
-#include "block_reduce.cuh"
-#include "check.hpp"
+#include "deterministic_dot_support.cuh"  // exercise03::block_sum (grading/)
 
 namespace exercise03 {
 
-constexpr int kMaxPartials = 1024;  // the room in `partials`
+constexpr std::size_t kChunk = 4096;
+constexpr int kThreads = 256;
 
-// Writes sum a[i] b[i], i < n, to *result (all device memory; n >= 1). `partials` has room for
-// kMaxPartials floats of scratch. Two runs on the same input must give the same bits, and the
-// result must be accurate: use at least 256 threads, each adding its share in sequence, and add
-// the shares in a tree (course::block_sum does a block's).
-inline void deterministic_dot(const float* a, const float* b, std::size_t n, float* partials,
-                              float* result) {
-  // TODO: never atomicAdd floats from many blocks: their order changes from run to run. Instead:
-  //   1. a fixed grid (at most kMaxPartials blocks) in which each block stores its sum in
-  //      partials[blockIdx.x];
-  //   2. then one block adds partials[0 .. blocks) in a fixed order and writes *result.
-  //   Check every launch with CUDA_CHECK_LAUNCH().
+// For every chunk c of the n >= 1 elements (elements c * kChunk up to the next chunk or n):
+// partials[c] = sum of a[i] * b[i] over the chunk, added in an order that depends on c and n
+// alone. Block b takes chunks b, b + gridDim.x, ...; blockDim.x == kThreads; any gridDim.x.
+__global__ void chunk_dots(const float* a, const float* b, std::size_t n, float* partials) {
+  // TODO: loop over this block's chunks (every thread of the block goes round together:
+  //   block_sum has a barrier). In chunk c, thread t adds the products of elements
+  //   c * kChunk + t, then every kThreads-th after it, below the chunk's end; block_sum adds the
+  //   threads' sums in a fixed tree; thread 0 stores partials[c]. A __syncthreads() before the
+  //   next chunk, as block_sum's shared memory is used again.
   (void)a;
   (void)b;
   (void)n;
   (void)partials;
+}
+
+// *result = the sum of partials[0, chunks), in an order that depends on chunks alone. One block of
+// kThreads threads.
+__global__ void add_partials(const float* partials, std::size_t chunks, float* result) {
+  // TODO: thread t adds partials t, t + kThreads, ...; block_sum adds the threads' sums; thread 0
+  //   writes *result.
+  (void)partials;
+  (void)chunks;
   (void)result;
 }
 

@@ -233,11 +233,6 @@ inline void insert_lock_free(const std::uint32_t* keys, std::size_t n, ChainedTa
 
 // ---- open addressing (v4, v5) -------------------------------------------------------------------
 
-// Where a key starts: mix32(key) modulo the slots (v4) or the windows (v5). With the book's hash,
-// key % count (--book-hash), keys that are close fill neighbouring slots: a range of keys becomes
-// one long run of full slots, and every probe that starts inside the run walks to its end.
-enum class Hash { mixed, book };
-
 struct OpenView {
   Slot* slots;
   std::uint32_t capacity;  // slots, a multiple of kMaxWindow
@@ -249,7 +244,7 @@ struct OpenView {
 // The first slot (v4; count = capacity) or window (v5; count = capacity / W) of a key's probe.
 __device__ inline std::uint32_t home(const OpenView& table, std::uint32_t key,
                                      std::uint32_t count) {
-  return (table.hash == Hash::book ? key : mix32(key)) % count;
+  return home_slot(table.hash, key, count);
 }
 
 // The device table's owner, on the host.

@@ -22,6 +22,7 @@
 
 #include "cli.hpp"
 #include "inputs.hpp"
+#include "layout.hpp"
 #include "table.hpp"
 
 namespace lesson04 {
@@ -29,28 +30,7 @@ namespace lesson04 {
 constexpr std::uint32_t kSeedBuckets = 1024;  // the book's bucket count
 // The book's input: 100 MiB of random 32-bit words.
 constexpr std::size_t kSeedKeys = (std::size_t{100} << 20) / sizeof(std::uint32_t);
-// A value is an index below 2^32 - 1, so that find can answer kNotFound for an absent key.
-constexpr std::uint32_t kNotFound = 0xFFFFFFFFu;
 constexpr std::size_t kMaxKeys = kNotFound;
-
-// The book's hash. The printed text has `key & count` (an OCR error: with 1024 buckets it gives
-// bucket 0 or 1024, and 1024 is out of range).
-COURSE_HOST_DEVICE inline std::uint32_t bucket_of(std::uint32_t key, std::uint32_t buckets) {
-  return key % buckets;
-}
-
-// The hash of the open-addressing tables (v4, v5): it scrambles the key's bits, so that keys that
-// are close (0, 1, 2, ...) land far apart. Two rounds of xor-shift and multiply by odd constants
-// (those of MurmurHash3's 32-bit finaliser); each step can be undone, so no two keys collide
-// before the modulo.
-COURSE_HOST_DEVICE constexpr std::uint32_t mix32(std::uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85EBCA6Bu;
-  h ^= h >> 13;
-  h *= 0xC2B2AE35u;
-  h ^= h >> 16;
-  return h;
-}
 
 // The inputs:
 //   random      the book's: uniform 32-bit words (about n^2 / 2^33 of them repeat);
@@ -132,13 +112,6 @@ inline std::vector<std::uint32_t> make_absent_keys(std::size_t m,
 }
 
 // ---- the book's chained table -------------------------------------------------------------------
-
-// One entry of a chained table: the book's, with the value a 32-bit index instead of a void*.
-struct Entry {
-  std::uint32_t key;
-  std::uint32_t value;
-  Entry* next;
-};
 
 // The book's CPU table: `buckets` singly linked lists, entries taken in order from a pool of
 // `capacity`, each inserted at the head of its bucket's list.
@@ -271,24 +244,6 @@ inline Pairs chain_pairs(const std::vector<Entry*>& heads, std::size_t limit) {
 
 // ---- open addressing: one 64-bit slot per key
 // ----------------------------------------------------
-
-// A slot holds a key in its high 32 bits and the key's value in its low 32 bits, so one 64-bit
-// compare-and-swap claims a slot and fills it. All ones marks a slot empty, so the key kEmptyKey
-// cannot live in a slot: the tables keep it in one word on the side (0: absent, else
-// pack(1, value)).
-using Slot = unsigned long long;
-constexpr std::uint32_t kEmptyKey = 0xFFFFFFFFu;
-constexpr Slot kEmptySlot = ~Slot{0};
-
-COURSE_HOST_DEVICE constexpr Slot pack(std::uint32_t key, std::uint32_t value) {
-  return (static_cast<Slot>(key) << 32) | value;
-}
-COURSE_HOST_DEVICE constexpr std::uint32_t key_of(Slot slot) {
-  return static_cast<std::uint32_t>(slot >> 32);
-}
-COURSE_HOST_DEVICE constexpr std::uint32_t value_of(Slot slot) {
-  return static_cast<std::uint32_t>(slot);
-}
 
 // ---- the map every open-addressing table must equal ---------------------------------------------
 

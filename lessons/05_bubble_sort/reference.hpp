@@ -21,6 +21,7 @@
 #include "bits.hpp"
 #include "cli.hpp"
 #include "inputs.hpp"
+#include "order.hpp"
 #include "table.hpp"
 
 namespace lesson05 {
@@ -28,36 +29,6 @@ namespace lesson05 {
 // The seed's setup: one block of 512 threads (the G80's most) sorts 1024 floats.
 constexpr std::size_t kSeedN = 1024;
 constexpr int kSeedThreads = 512;
-
-// The float's place in totalOrder is course::order_key (common/bits.hpp): a < b in totalOrder
-// exactly when order_key(a) < order_key(b); course::from_order_key<float> turns a key back.
-
-// "a comes before b": the comparison every version of the course sorts with.
-struct TotalOrder {
-  COURSE_HOST_DEVICE bool operator()(float a, float b) const {
-    return course::order_key(a) < course::order_key(b);
-  }
-};
-
-// Puts a and b in totalOrder: the one step every version of the course is made of.
-COURSE_HOST_DEVICE inline void order_pair(float& a, float& b) {
-  if (TotalOrder{}(b, a)) {
-    const float t = a;
-    a = b;
-    b = t;
-  }
-}
-
-// The seed's comparison, a < b: wrong with NaNs, blind to the sign of zero (--seed-compare).
-struct SeedLess {
-  COURSE_HOST_DEVICE bool operator()(float a, float b) const { return a < b; }
-};
-
-// The last float in totalOrder: the NaN 0x7FFFFFFF (key 0xFFFFFFFF). Padding with it, not with
-// +inf, keeps a real +NaN from sorting behind a pad and being cut off with it.
-COURSE_HOST_DEVICE inline float last_float() {
-  return course::from_bits<float>(0x7FFFFFFFu);
-}
 
 // The inputs:
 //   perm      the seed's: 0, 1, ..., n - 1 shuffled by 2n random swaps (past 2^24 the floats

@@ -1,12 +1,6 @@
-// Exercise 3 (lesson 01): warp-aggregated increments. Write warp_aggregated_increment; the
-// histogram that uses it is given.
+// Exercise 3 (lesson 01), solved: the lanes that hold the same bin, found one group per round by a
+// broadcast of the leader's bin and a vote.
 #pragma once
-
-#include <cstddef>
-#include <cstdint>
-
-#include "check.hpp"
-#include "launch.hpp"
 
 namespace exercise01 {
 
@@ -15,38 +9,16 @@ namespace exercise01 {
 // number of active lanes holding it. So the warp makes one add per distinct bin, not one per lane.
 template <typename Add>
 __device__ void warp_aggregated_increment(unsigned int bin, Add add) {
-  const unsigned int active = __activemask();                // the lanes here together
-  const unsigned int peers = __match_any_sync(active, bin);  // those of them with my bin
-  const int leader = __ffs(peers) - 1;                       // the lowest of those
-  if (static_cast<int>(threadIdx.x % 32) == leader) add(bin, __popc(peers));
-}
-
-constexpr int kAggregatedBins = 256;
-constexpr int kAggregatedThreads = 256;
-
-// Exercise 1's histogram, with every shared-memory increment aggregated across the warp.
-__global__ void warp_aggregated_histogram_kernel(const std::uint8_t* data, std::size_t n,
-                                                 unsigned long long* bins) {
-  __shared__ unsigned int counts[kAggregatedBins];
-  counts[threadIdx.x] = 0;
-  __syncthreads();
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
-    warp_aggregated_increment(
-        data[i], [&](unsigned int bin, unsigned int count) { atomicAdd(&counts[bin], count); });
+  const unsigned int lane = threadIdx.x % 32;
+  unsigned int waiting = __activemask();  // the lanes whose bin has no add yet
+  for (;;) {
+    const int leader = __ffs(waiting) - 1;
+    const unsigned int leaders_bin = __shfl_sync(waiting, bin, leader);
+    const unsigned int group = __ballot_sync(waiting, bin == leaders_bin);
+    if (lane == static_cast<unsigned int>(leader)) add(bin, __popc(group));
+    if ((group >> lane) & 1u) return;  // my bin is counted
+    waiting &= ~group;                 // the same in every lane still here
   }
-  __syncthreads();
-  atomicAdd(&bins[threadIdx.x], static_cast<unsigned long long>(counts[threadIdx.x]));
-}
-
-// Counts the n bytes at d_data (device memory) into d_bins[0..255] (device memory).
-inline void histogram_warp_aggregated(const std::uint8_t* d_data, std::size_t n,
-                                      unsigned long long* d_bins) {
-  CUDA_CHECK(cudaMemset(d_bins, 0, kAggregatedBins * sizeof(unsigned long long)));
-  warp_aggregated_histogram_kernel<<<2 * course::sm_count(), kAggregatedThreads>>>(d_data, n,
-                                                                                   d_bins);
-  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace exercise01

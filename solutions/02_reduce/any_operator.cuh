@@ -1,92 +1,40 @@
-// Exercise 3 (lesson 02): the block reduction for any associative, commutative operator, used
-// for the largest and the smallest element. Write warp_reduce and block_reduce; the rest is given.
-// Lesson 06 (top-k) builds on the same idea.
+// Exercise 3 (lesson 02), solved: shuffle trees over the lanes that exist, one value per warp in
+// shared memory, and the result shared with every thread.
 #pragma once
-
-#include <cstddef>
-#include <limits>
-
-#include "check.hpp"
-#include "device_memory.hpp"
-#include "launch.hpp"
 
 namespace exercise02 {
 
-struct Max {
-  template <typename T>
-  __device__ T operator()(T a, T b) const {
-    return a > b ? a : b;
-  }
-};
-struct Min {
-  template <typename T>
-  __device__ T operator()(T a, T b) const {
-    return a < b ? a : b;
-  }
-};
-
-// op(v) over the 32 lanes of a (whole, converged) warp, returned in lane 0.
-template <typename T, typename Op>
-__device__ T warp_reduce(T v, Op op) {
-  for (int offset = 16; offset > 0; offset /= 2)
-    v = op(v, __shfl_down_sync(0xFFFFFFFFu, v, offset));
-  return v;
-}
-
-// op(v) over the block, returned in thread 0; `identity` is the value that changes nothing
-// (op(identity, x) == x). Every thread calls it; blockDim.x is a multiple of 32, at most 1024.
+// op over the v of every thread of the block, returned in every thread. `identity` changes nothing
+// (op(identity, x) == x). Every thread of the block calls it; blockDim.x is any number from 1 to
+// 1024. T is a type __shfl_down_sync takes (int, float, unsigned long long, ...).
 template <typename T, typename Op>
 __device__ T block_reduce(T v, Op op, T identity) {
   __shared__ T warp_results[32];
+  __shared__ T result;
   const unsigned int lane = threadIdx.x % 32;
   const unsigned int warp = threadIdx.x / 32;
-  v = warp_reduce(v, op);
-  if (lane == 0) warp_results[warp] = v;
-  __syncthreads();
-  if (warp == 0) v = warp_reduce(lane < blockDim.x / 32 ? warp_results[lane] : identity, op);
-  return v;
-}
-
-constexpr int kReduceThreads = 256;
-
-template <typename T, typename Op>
-__global__ void reduce_kernel(const T* in, std::size_t n, Op op, T identity, T* block_results) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  T v = identity;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
-    v = op(v, in[i]);
+  const unsigned int warps = (blockDim.x + 31) / 32;
+  // This warp's lanes that exist: 32, except in a last warp cut short by blockDim.x.
+  const unsigned int here = blockDim.x - 32 * warp < 32 ? blockDim.x - 32 * warp : 32;
+  const unsigned int mask = here == 32 ? 0xFFFFFFFFu : (1u << here) - 1;
+  for (unsigned int offset = 16; offset > 0; offset /= 2) {
+    const T above = __shfl_down_sync(mask, v, offset);
+    if (lane + offset < here) v = op(v, above);  // the lane `offset` above exists
   }
-  v = block_reduce(v, op, identity);
-  if (threadIdx.x == 0) block_results[blockIdx.x] = v;
-}
-
-// op over the n >= 1 elements at d_in (device memory), returned to the host.
-template <typename T, typename Op>
-T reduce(const T* d_in, std::size_t n, Op op, T identity) {
-  const int blocks = 4 * course::sm_count();
-  course::DeviceBuffer<T> partial(blocks);
-  course::DeviceBuffer<T> result(1);
-  reduce_kernel<<<blocks, kReduceThreads>>>(d_in, n, op, identity, partial.data());
-  CUDA_CHECK_LAUNCH();
-  reduce_kernel<<<1, kReduceThreads>>>(partial.data(), blocks, op, identity, result.data());
-  CUDA_CHECK_LAUNCH();
-  return result.download()[0];
-}
-
-// The largest and the smallest element. The identity of max is the lowest value of T (for
-// floats, -infinity), and of min the highest.
-template <typename T>
-T reduce_max(const T* d_in, std::size_t n) {
-  const T lowest = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                                        : std::numeric_limits<T>::lowest();
-  return reduce(d_in, n, Max{}, lowest);
-}
-template <typename T>
-T reduce_min(const T* d_in, std::size_t n) {
-  const T highest = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                                         : std::numeric_limits<T>::max();
-  return reduce(d_in, n, Min{}, highest);
+  if (lane == 0) warp_results[warp] = v;
+  __syncthreads();  // every warp's result is in
+  if (warp == 0) {
+    v = lane < warps ? warp_results[lane] : identity;
+    for (unsigned int offset = 16; offset > 0; offset /= 2) {
+      const T above = __shfl_down_sync(mask, v, offset);
+      if (lane + offset < here) v = op(v, above);
+    }
+    if (lane == 0) result = v;
+  }
+  __syncthreads();  // the result is in
+  const T mine = result;
+  __syncthreads();  // every thread has read it before a second call may overwrite it
+  return mine;
 }
 
 }  // namespace exercise02

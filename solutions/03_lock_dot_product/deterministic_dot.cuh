@@ -1,53 +1,40 @@
-// Exercise 2 (lesson 03), solved: partial sums per block, stored, then added in a fixed order.
+// Exercise 2 (lesson 03), solved: a fixed chunk of the input per partial sum, whatever the grid,
+// and the partial sums added in a fixed order.
 #pragma once
 
 #include <cstddef>
 
-#include "block_reduce.cuh"
-#include "check.hpp"
+#include "deterministic_dot_support.cuh"  // exercise03::block_sum (grading/)
 
 namespace exercise03 {
 
-constexpr int kMaxPartials = 1024;  // the room in `partials`
-
-namespace detail {
-
+constexpr std::size_t kChunk = 4096;
 constexpr int kThreads = 256;
 
-// Each block adds its threads' shares (a grid-stride loop each) and stores the block's sum.
-__global__ void partial_dots(const float* a, const float* b, std::size_t n, float* partials) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  float sum = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
-    sum += a[i] * b[i];
+// For every chunk c of the n >= 1 elements (elements c * kChunk up to the next chunk or n):
+// partials[c] = sum of a[i] * b[i] over the chunk, added in an order that depends on c and n
+// alone. Block b takes chunks b, b + gridDim.x, ...; blockDim.x == kThreads; any gridDim.x.
+__global__ void chunk_dots(const float* a, const float* b, std::size_t n, float* partials) {
+  const std::size_t chunks = (n + kChunk - 1) / kChunk;
+  for (std::size_t c = blockIdx.x; c < chunks; c += gridDim.x) {  // the same for the whole block
+    const std::size_t end = (c + 1) * kChunk < n ? (c + 1) * kChunk : n;
+    float sum = 0;
+    for (std::size_t i = c * kChunk + threadIdx.x; i < end; i += blockDim.x)
+      sum += a[i] * b[i];
+    sum = block_sum(sum);  // the same tree for every chunk
+    if (threadIdx.x == 0) partials[c] = sum;
+    __syncthreads();  // block_sum's shared memory is used again for the next chunk
   }
-  sum = course::block_sum(sum);
-  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }
 
-// One block adds the stored sums: each thread a fixed subset, then a fixed tree.
-__global__ void add_partials(const float* partials, int count, float* result) {
+// *result = the sum of partials[0, chunks), in an order that depends on chunks alone. One block of
+// kThreads threads.
+__global__ void add_partials(const float* partials, std::size_t chunks, float* result) {
   float sum = 0;
-  for (int j = static_cast<int>(threadIdx.x); j < count; j += blockDim.x)
-    sum += partials[j];
-  sum = course::block_sum(sum);
+  for (std::size_t c = threadIdx.x; c < chunks; c += blockDim.x)
+    sum += partials[c];
+  sum = block_sum(sum);
   if (threadIdx.x == 0) *result = sum;
-}
-
-}  // namespace detail
-
-// Writes sum a[i] b[i], i < n, to *result (all device memory; n >= 1). `partials` has room for
-// kMaxPartials floats of scratch. Two runs on the same input give the same bits: the grid depends
-// only on n, and every addition happens in an order fixed by the grid.
-inline void deterministic_dot(const float* a, const float* b, std::size_t n, float* partials,
-                              float* result) {
-  const std::size_t needed = (n + detail::kThreads - 1) / detail::kThreads;
-  const int blocks = static_cast<int>(needed < kMaxPartials ? needed : kMaxPartials);
-  detail::partial_dots<<<blocks, detail::kThreads>>>(a, b, n, partials);
-  CUDA_CHECK_LAUNCH();
-  detail::add_partials<<<1, 1024>>>(partials, blocks, result);
-  CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace exercise03

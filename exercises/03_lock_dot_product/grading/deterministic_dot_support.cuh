@@ -1,0 +1,14 @@
+// What exercise 2 (lesson 03) gives the student's file: lesson 02's block sum, so that the exercise
+// is about the order of the additions across blocks, not within one.
+#pragma once
+
+#include "block_reduce.cuh"
+
+namespace exercise03 {
+
+// The sum of v over the block, in thread 0 (lesson 02's v5, common/block_reduce.cuh): a tree of
+// shuffles whose order of additions depends only on blockDim.x, a multiple of 32. Every thread of
+// the block calls it; a second call must come after a __syncthreads() that follows the first.
+using course::block_sum;
+
+}  // namespace exercise03

@@ -1,0 +1,50 @@
+// The harness of exercise 3 (lesson 04): grid-stride kernels that call the student's erase for
+// each key to erase, and find for each query.
+#include "../../grading/harness.hpp"
+
+#include <erase.cuh>  // the student's file
+
+#include "erase_harness.hpp"
+
+namespace grading04 {
+namespace {
+
+exercise04::Table table_of(const TableView& view) {
+  return {view.slots, view.capacity, view.empty_key_entry, view.hash};
+}
+
+int blocks_for(std::size_t n) {
+  const std::size_t blocks = (n + 255) / 256;
+  return static_cast<int>(blocks < 4096 ? blocks : 4096);
+}
+
+__global__ void erase_kernel(exercise04::Table table, const std::uint32_t* keys, std::size_t n) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride) {
+    exercise04::erase(table, keys[i]);
+  }
+}
+
+__global__ void find_kernel(exercise04::Table table, const std::uint32_t* queries, std::size_t n,
+                            std::uint32_t* out) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride) {
+    out[i] = exercise04::find(table, queries[i]);
+  }
+}
+
+}  // namespace
+
+void erase_keys(const TableView& table, const std::uint32_t* d_keys, std::size_t n) {
+  grading::watched([&] { erase_kernel<<<blocks_for(n), 256>>>(table_of(table), d_keys, n); });
+}
+
+void find_keys(const TableView& table, const std::uint32_t* d_queries, std::size_t n,
+               std::uint32_t* d_out) {
+  grading::watched(
+      [&] { find_kernel<<<blocks_for(n), 256>>>(table_of(table), d_queries, n, d_out); });
+}
+
+}  // namespace grading04

@@ -1,0 +1,37 @@
+// The harness of exercise 2 (lesson 04): a grid-stride kernel in which the thread for key i fills
+// entry i of the pool and links it into its bucket with the student's insert_sorted.
+#include "../../grading/harness.hpp"
+
+#include <sorted_insert.cuh>  // the student's file
+
+#include "sorted_insert_harness.hpp"
+
+namespace grading04 {
+namespace {
+
+__global__ void insert_kernel(const std::uint32_t* keys, std::size_t n, lesson04::Entry** heads,
+                              lesson04::Entry* pool, std::uint32_t buckets) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride) {
+    lesson04::Entry* entry = &pool[i];
+    entry->key = keys[i];
+    entry->value = static_cast<std::uint32_t>(i);
+    entry->next = nullptr;
+    exercise04::insert_sorted(&heads[lesson04::bucket_of(keys[i], buckets)], entry);
+  }
+}
+
+}  // namespace
+
+Chains insert_all_sorted(const std::uint32_t* d_keys, std::size_t n, std::uint32_t buckets,
+                         int blocks) {
+  course::DeviceBuffer<lesson04::Entry*> heads(buckets);
+  course::DeviceBuffer<lesson04::Entry> pool(n);
+  heads.fill_bytes(0);
+  grading::watched(
+      [&] { insert_kernel<<<blocks, 256>>>(d_keys, n, heads.data(), pool.data(), buckets); });
+  return {heads.download(), pool.download(), pool.data()};
+}
+
+}  // namespace grading04

@@ -1,0 +1,51 @@
+// The harness of exercise 2 (lesson 05): odd-even transposition on runs of kRun floats, with the
+// student's merge_split_kernel as the compare-and-swap; the comparisons counted when the tests ask.
+#include "../../grading/harness.hpp"
+
+#include <merge_split.cuh>  // the student's file
+
+#include "merge_split_harness.hpp"
+
+static_assert(exercise05::kRun == grading05::kRun && exercise05::kMergeThreads == 256,
+              "the exercise's constants are part of its statement: keep them");
+
+namespace grading05 {
+namespace {
+
+unsigned long long rounds(float* d_data, std::size_t n) {
+  const std::size_t runs = (n + kRun - 1) / kRun;
+  unsigned long long merges = 0;
+  grading::watched([&] {
+    for (std::size_t round = 0; round < runs; ++round) {
+      const std::size_t start = round % 2;  // the first run of this round's pairs
+      const std::size_t pairs = (runs - start) / 2;
+      if (pairs == 0) continue;
+      exercise05::merge_split_kernel<<<static_cast<unsigned>(pairs), exercise05::kMergeThreads>>>(
+          d_data, n, start * kRun);
+      CUDA_CHECK(cudaGetLastError());
+      merges += pairs;
+    }
+  });
+  return merges;
+}
+
+}  // namespace
+
+void merge_rounds(float* d_data, std::size_t n) {
+  rounds(d_data, n);
+}
+
+MergeCount merge_rounds_probed(float* d_data, std::size_t n) {
+  course::DeviceBuffer<unsigned long long> comparisons(1);
+  comparisons.fill_bytes(0);
+  unsigned long long* counter = comparisons.data();
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &counter, sizeof counter));
+  MergeCount count;
+  count.merges = rounds(d_data, n);
+  counter = nullptr;
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &counter, sizeof counter));
+  count.comparisons = comparisons.download()[0];
+  return count;
+}
+
+}  // namespace grading05

@@ -1,0 +1,23 @@
+// What the tests of exercise 1 (lesson 05) call: the student's phase kernel and phase count, run
+// by their harness (phase_launches_harness.cu).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace grading05 {
+
+// Sorts the n floats at d_in into d_out (device memory): copies them, then launches the student's
+// phase kernel for phases 0 to phases_for(n) - 1. Returns how many phases it launched.
+std::size_t phase_sort(const float* d_in, float* d_out, std::size_t n);
+
+// The same, with the compare-and-swaps counted: pair_calls[i] is how many times the places i and
+// i + 1 of the output were compared, strays how many calls compared any other two places.
+struct PhaseCount {
+  std::size_t phases = 0;
+  std::vector<unsigned> pair_calls;
+  unsigned strays = 0;
+};
+PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n);
+
+}  // namespace grading05

@@ -1,0 +1,47 @@
+// The harness of exercise 1 (lesson 06): every thread runs the student's insert_pair over its
+// elements, forwards or backwards, and writes its list.
+#include "../../grading/harness.hpp"
+
+#include <pair_list.cuh>  // the student's file
+
+#include <stdexcept>
+
+#include "pair_list_harness.hpp"
+
+namespace grading06 {
+namespace {
+
+__global__ void pair_lists_kernel(const std::uint32_t* keys, std::size_t n, int k, bool backwards,
+                                  std::uint32_t* keys_out, std::uint32_t* indices_out) {
+  std::uint32_t list_keys[kMaxK];
+  std::uint32_t list_indices[kMaxK];
+  for (int j = 0; j < k; ++j) {
+    list_keys[j] = exercise06::kLowestKey;
+    list_indices[j] = 0xFFFFFFFFu;
+  }
+  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  if (thread < n) {
+    const std::size_t last = thread + (n - 1 - thread) / threads * threads;
+    for (std::size_t step = 0; step <= (last - thread) / threads; ++step) {
+      const std::size_t i = backwards ? last - step * threads : thread + step * threads;
+      exercise06::insert_pair(list_keys, list_indices, k, keys[i], static_cast<std::uint32_t>(i));
+    }
+  }
+  for (int j = 0; j < k; ++j) {
+    keys_out[thread * k + j] = list_keys[j];
+    indices_out[thread * k + j] = list_indices[j];
+  }
+}
+
+}  // namespace
+
+void pair_lists(const std::uint32_t* d_keys, std::size_t n, int k, int blocks, int threads,
+                bool backwards, std::uint32_t* d_keys_out, std::uint32_t* d_indices_out) {
+  if (k < 1 || k > kMaxK) throw std::invalid_argument("k must be from 1 to 64");
+  grading::watched([&] {
+    pair_lists_kernel<<<blocks, threads>>>(d_keys, n, k, backwards, d_keys_out, d_indices_out);
+  });
+}
+
+}  // namespace grading06

@@ -1,0 +1,55 @@
+// The harness of exercise 4 (lesson 06): one block per tile runs the student's count_tiles; the
+// tiles' counts become offsets on the CPU; one block per tile runs the student's scatter_tiles.
+#include "../../grading/harness.hpp"
+
+#include <stable_sift.cuh>  // the student's file
+
+#include "stable_sift_harness.hpp"
+
+static_assert(exercise06::kTile == grading06::kTile && exercise06::kSiftThreads == 256,
+              "the exercise's constants are part of its statement: keep them");
+
+namespace grading06 {
+
+Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
+                   std::uint32_t high) {
+  using exercise06::SiftCounts;
+  const std::size_t tiles = (n + kTile - 1) / kTile;
+  course::DeviceBuffer<SiftCounts> counts(tiles);
+  counts.fill_bytes(0xFF);
+  grading::watched([&] {
+    exercise06::count_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
+        d_keys, n, low, high, counts.data());
+  });
+  Sifted out;
+  std::vector<SiftCounts> offsets = counts.download();
+  SiftCounts total{0, 0};
+  for (SiftCounts& c : offsets) {
+    out.tile_winners.push_back(c.winners);
+    out.tile_candidates.push_back(c.candidates);
+    const SiftCounts here = c;
+    c = total;
+    total.winners += here.winners;
+    total.candidates += here.candidates;
+  }
+  if (total.winners > n || total.candidates > n) return out;  // counts that cannot be right
+  const course::DeviceBuffer<SiftCounts> d_offsets(offsets);
+  course::DeviceBuffer<std::uint32_t> winners(total.winners + 1);
+  course::DeviceBuffer<std::uint32_t> candidates(total.candidates + 1);
+  winners.fill_bytes(0xFF);
+  candidates.fill_bytes(0xFF);
+  grading::watched([&] {
+    exercise06::scatter_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
+        d_keys, n, low, high, d_offsets.data(), winners.data(), candidates.data());
+  });
+  out.winners = winners.download();
+  out.candidates = candidates.download();
+  // The last place of each is a guard, which must still hold all ones.
+  out.wrote_past_the_end =
+      out.winners.back() != 0xFFFFFFFFu || out.candidates.back() != 0xFFFFFFFFu;
+  out.winners.pop_back();
+  out.candidates.pop_back();
+  return out;
+}
+
+}  // namespace grading06

@@ -1,0 +1,26 @@
+// What the atomic probe (atomic_probe.cuh) reports, in plain C++ for the tests.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace grading {
+
+// A block's shared memory seen in 4-byte words: 64 Ki words cover the largest shared memory a block
+// can have on any GPU today (227 KiB on an H100, plus the 1 KiB the system reserves first).
+constexpr unsigned kProbedSharedWords = 1u << 16;
+
+struct AtomicCounts {
+  unsigned long long shared_adds = 0;  // atomicAdd calls on shared memory
+  unsigned long long global_adds = 0;  // on global memory
+};
+
+// What one probed run of a histogram kernel saw.
+struct AtomicReport {
+  AtomicCounts counts;
+  int blocks = 0;
+  std::vector<unsigned> shared_words_hit;  // per block: how many distinct shared words it added to
+};
+
+}  // namespace grading

@@ -1,0 +1,73 @@
+// A probe that sees which memory a student's atomicAdd calls go to: for the histogram exercises,
+// whose whole point is to count in shared memory and touch global memory only to merge.
+//
+// A harness includes this before the student's file. From here on, atomicAdd(address, value) is
+// probed_atomic_add(address, value): it does the same addition, and, while a probe is armed, also
+// counts the call as a shared-memory or a global-memory one and marks the 4-byte shared word it
+// hit, per block. (A name in parentheses, (atomicAdd)(...), is not a macro call: that is how the
+// probe reaches the real function.) The answer check forbids #undef, inline PTX and the other
+// atomic functions in these exercises, so a student's atomics cannot go around the probe.
+#pragma once
+
+#include "atomic_counts.hpp"
+#include "harness.hpp"
+
+namespace grading {
+
+struct AtomicProbe {
+  AtomicCounts* counts = nullptr;         // null: not probing
+  unsigned char* shared_words = nullptr;  // null, or kProbedSharedWords flags per block
+};
+
+__device__ AtomicProbe g_atomic_probe;
+
+template <typename T, typename U>
+__device__ T probed_atomic_add(T* address, U value) {
+  const AtomicProbe probe = g_atomic_probe;
+  if (probe.counts != nullptr) {
+    if (__isShared(address)) {
+      (atomicAdd)(&probe.counts->shared_adds, 1ull);
+      const auto word = static_cast<unsigned>(__cvta_generic_to_shared(address) / 4);
+      if (probe.shared_words != nullptr && word < kProbedSharedWords) {
+        probe.shared_words[blockIdx.x * static_cast<std::size_t>(kProbedSharedWords) + word] = 1;
+      }
+    } else {
+      (atomicAdd)(&probe.counts->global_adds, 1ull);
+    }
+  }
+  return (atomicAdd)(address, static_cast<T>(value));
+}
+
+// Arms the probe for the next launches (counts and shared_words in device memory), or disarms it.
+inline void arm_atomic_probe(AtomicCounts* counts, unsigned char* shared_words) {
+  const AtomicProbe probe{counts, shared_words};
+  CUDA_CHECK(cudaMemcpyToSymbol(g_atomic_probe, &probe, sizeof probe));
+}
+
+// Runs launch() (a kernel of `blocks` blocks) once with the probe armed, under the watchdog, and
+// reports what its atomics did; with see_words, also which shared words each block added to.
+template <typename Launch>
+AtomicReport probe_atomics(int blocks, bool see_words, Launch&& launch) {
+  course::DeviceBuffer<AtomicCounts> counts(1);
+  counts.fill_bytes(0);
+  course::DeviceBuffer<unsigned char> words(see_words ? blocks * std::size_t{kProbedSharedWords}
+                                                      : 0);
+  if (see_words) words.fill_bytes(0);
+  arm_atomic_probe(counts.data(), see_words ? words.data() : nullptr);
+  watched(launch);
+  arm_atomic_probe(nullptr, nullptr);
+  AtomicReport report;
+  report.counts = counts.download()[0];
+  report.blocks = blocks;
+  if (see_words) {
+    const std::vector<unsigned char> hit = words.download();
+    report.shared_words_hit.assign(blocks, 0);
+    for (std::size_t i = 0; i < hit.size(); ++i)
+      report.shared_words_hit[i / kProbedSharedWords] += hit[i];
+  }
+  return report;
+}
+
+}  // namespace grading
+
+#define atomicAdd(...) ::grading::probed_atomic_add(__VA_ARGS__)

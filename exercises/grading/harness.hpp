@@ -1,0 +1,75 @@
+// What every exercise's harness (exercises/NN_topic/grading/<name>_harness.cu) shares: checked
+// CUDA calls, device buffers, and the watchdog that stops a kernel that never finishes.
+//
+// A harness is the part of a graded exercise that runs the student's code: it is compiled with the
+// student's file and nothing else on its include path, so it reaches the course's own headers by
+// their paths from here. The tests call the harness's functions, never the student's code itself.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include "../../common/check.hpp"
+#include "../../common/device_memory.hpp"
+
+namespace course::test {
+const char* program_name();  // the test program's name (test_main.cpp)
+}  // namespace course::test
+
+namespace grading {
+
+// How long one call of a student's code may take, in seconds: COURSE_KERNEL_TIMEOUT_S, or 10. The
+// solutions take at most a few hundred milliseconds per call on any GPU the course supports.
+inline int kernel_time_limit_s() {
+  const char* text = std::getenv("COURSE_KERNEL_TIMEOUT_S");
+  const int seconds = text != nullptr ? std::atoi(text) : 0;
+  return seconds > 0 ? seconds : 10;
+}
+
+// Runs launch(), which starts the student's kernels, and waits for the GPU to finish them. If that
+// has not happened within kernel_time_limit_s(), prints one line that says so and ends the test
+// program with status 1: a lock never released or an endless loop costs seconds, not the grader's
+// whole run. (The process ends with the kernel still running; the driver stops it when the
+// process's context goes.)
+template <typename Launch>
+void watched(Launch&& launch) {
+  struct Flag {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool done = false;
+  } flag;
+  const int limit = kernel_time_limit_s();
+  std::thread watchdog([&flag, limit] {
+    std::unique_lock<std::mutex> lock(flag.mutex);
+    if (!flag.changed.wait_for(lock, std::chrono::seconds(limit), [&flag] { return flag.done; })) {
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "%s: the kernel did not finish in %d s (a lock never released? an endless "
+                   "loop?)\n",
+                   course::test::program_name(), limit);
+      std::fflush(stderr);
+      std::_Exit(1);
+    }
+  });
+  struct Done {  // says "done" however launch() ends, even by an exception
+    Flag& flag;
+    std::thread& watchdog;
+    ~Done() {
+      {
+        const std::lock_guard<std::mutex> lock(flag.mutex);
+        flag.done = true;
+      }
+      flag.changed.notify_one();
+      watchdog.join();
+    }
+  } done{flag, watchdog};
+  launch();
+  CUDA_CHECK(cudaGetLastError());
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+}  // namespace grading
