@@ -43,8 +43,8 @@ CountedTable count_keys(const std::uint32_t* d_keys, std::size_t n, std::uint32_
   const std::vector<CountEntry> host_pool = pool.download();
   const auto first = reinterpret_cast<std::uintptr_t>(pool.data());
   out.buckets.resize(buckets);
+  std::vector<unsigned char> seen(n, 0);  // an entry on two lists, or twice on one
   for (std::uint32_t b = 0; b < buckets; ++b) {
-    std::vector<unsigned char> seen(n, 0);
     for (const CountEntry* e = host_heads[b]; e != nullptr;) {
       const auto address = reinterpret_cast<std::uintptr_t>(e);
       const std::size_t index = (address - first) / sizeof(CountEntry);

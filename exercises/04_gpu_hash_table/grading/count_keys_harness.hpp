@@ -13,7 +13,7 @@ namespace grading04 {
 struct CountedTable {
   // Each bucket's entries, (key, count), in list order, as far as the list could be followed.
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> buckets;
-  std::size_t broken = 0;                    // lists that left the pool or went round in a cycle
+  std::size_t broken = 0;                    // lists that left the pool, met a cycle, or shared an entry
   unsigned long long entries_used = 0;       // entries taken from the pool
   unsigned long long lock_acquisitions = 0;  // times a bucket's lock was taken
 };

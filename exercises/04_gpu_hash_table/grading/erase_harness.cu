@@ -38,6 +38,7 @@ __global__ void find_kernel(exercise04::Table table, const std::uint32_t* querie
 }  // namespace
 
 void erase_keys(const TableView& table, const std::uint32_t* d_keys, std::size_t n) {
+  if (n == 0) return;  // a grid of no blocks is not a launch
   grading::watched([&] { erase_kernel<<<blocks_for(n), 256>>>(table_of(table), d_keys, n); });
 }
 
