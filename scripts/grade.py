@@ -159,30 +159,41 @@ def build_problems(output, exercise):
 
 
 def failure_reason(case):
-    """The most telling line of a failed test's output."""
+    """What a failed test's output says went wrong, in one line: the watchdog's or the answer
+    check's line if there is one, else the first failed check's messages and expansion."""
     node = case.find("failure")
     if node is None:
         node = case.find("error")
     out = case.findtext("system-out") or ""
     text = "\n".join(filter(None, [out, node.get("message", "") if node is not None else "",
-                                   node.text or "" if node is not None else ""]))
+                                   (node.text or "") if node is not None else ""]))
     for line in text.splitlines():
         if "did not finish in" in line or "not allowed" in line:
             return line.strip()
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if line.rstrip().endswith("FAILED:"):
-            block = []
-            for later in lines[i + 1:]:
-                if not later.strip() or later.startswith("----") or later.startswith("===="):
-                    break
-                block.append(later.strip())
-            messages = [b for b in block if b not in ("with expansion:", "with message:",
-                                                      "with messages:")]
-            return " / ".join(messages[-2:])[:300] if messages else "failed"
+        if not line.rstrip().endswith("FAILED:"):
+            continue
+        part = "check"
+        found = {"check": [], "expansion": [], "messages": []}
+        for later in lines[i + 1:]:
+            stripped = later.strip()
+            if not stripped or stripped.startswith(("----", "====", "~~~~")):
+                break
+            if stripped == "with expansion:":
+                part = "expansion"
+            elif stripped in ("with message:", "with messages:"):
+                part = "messages"
+            else:
+                found[part].append(stripped)
+        expansion = " ".join(found["expansion"])
+        if found["messages"]:
+            reason = " ".join(found["messages"])
+            return f"{reason} [{expansion}]" if expansion else reason
+        return f"{' '.join(found['check'])} [{expansion}]" if expansion else " ".join(found["check"])
     for line in lines:
         if "failed:" in line or "Error" in line:
-            return line.strip()[:300]
+            return line.strip()
     return "failed"
 
 
@@ -254,7 +265,7 @@ def grade_student(student, exercises_dir, build_dir, args, gpu):
             note = ""
             if failed:
                 first = next(p for p in problems if p[0] is exercise)
-                note = first[2][:110]
+                note = first[2] if len(first[2]) <= 120 else first[2][:117] + "..."
         if args.partial_credit:
             points = POINTS * passed / total if total else 0.0
         else:

@@ -1,7 +1,7 @@
 // A wrong answer to exercise 1 (lesson 02): thread 0 of each block adds up the block's elements in
 // a loop. The sums are right; the first add and the tree are skipped, and the trace of the
 // additions shows a path of a thousand of them.
-// expect: fails: additions on the longest path
+// expect: fails: CHECK\( traces\[b\]\.additions <= kMostAdditions \)
 #pragma once
 
 #include <cstddef>

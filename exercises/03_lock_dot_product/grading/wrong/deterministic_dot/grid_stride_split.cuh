@@ -1,7 +1,7 @@
 // A wrong answer to exercise 2 (lesson 03): the lesson's own v3, copied: a grid-stride loop over
 // the elements and one partial sum per block. Deterministic for one grid, but another grid splits
 // the work another way, and the bits change.
-// expect: fails: the bits differ
+// expect: fails: CHECK\( course::bits_of\(got\) == course::bits_of\(first\) \)
 #pragma once
 
 #include <cstddef>

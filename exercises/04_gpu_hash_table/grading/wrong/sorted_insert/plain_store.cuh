@@ -1,7 +1,7 @@
 // A wrong answer to exercise 2 (lesson 04): a race. The place is found as it should be, but the
 // link is changed with a plain store: two threads that found the same place overwrite each other,
 // and one of their entries is lost.
-// expect: fails: entries reachable
+// expect: fails: REQUIRE\( check\.ok\(n\) \)
 #pragma once
 
 #include <cuda/atomic>

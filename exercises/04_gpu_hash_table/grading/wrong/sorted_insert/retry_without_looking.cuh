@@ -1,7 +1,7 @@
 // A wrong answer to exercise 2 (lesson 04): after a failed compare-and-swap, it tries again at the
 // same link with what the link holds now, without checking that key: an entry with a smaller key
 // that went in meanwhile ends up after ours.
-// expect: fails: the lists are not in order
+// expect: fails: CHECK\( out_of_order == 0 \)
 #pragma once
 
 #include <cuda/atomic>
