@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grade  # noqa: E402  (the list of exercises)
 
 ROOT = grade.ROOT
-SPIN = "  for (volatile int spin = 1; spin != 0;) {\n  }  // never ends\n"
+SPIN = "  for (;;)\n    __nanosleep(1000);  // never ends\n"
 
 
 def put(student_dir, exercise, text):

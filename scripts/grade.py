@@ -231,7 +231,10 @@ def grade_student(student, exercises_dir, build_dir, args, gpu):
     say(f"{'lesson':<7} {'exercise':<9} {'tests passed':>13} {'points':>7}  note")
     for exercise in args.exercises:
         total = len(exercise.tests)
+        answer = os.path.join(exercises_dir, exercise.lesson_dir, exercise.name + ".cuh")
         why_not_built = build_problems(output, exercise)
+        if not os.path.isfile(answer):
+            why_not_built = f"missing: no {exercise.lesson_dir}/{exercise.name}.cuh"
         if why_not_built:
             passed, note = 0, why_not_built
             for test in exercise.tests:
