@@ -275,7 +275,7 @@ def grade_student(student, exercises_dir, build_dir, args, gpu):
             points = float(POINTS) if total and passed == total else 0.0
         scores[exercise] = points
         say(f"{exercise.nn:<7} {exercise.number:<9} {f'{passed}/{total}':>13} {points:>7.1f}  "
-            f"{note}")
+            f"{note}".rstrip())
     earned = sum(scores.values())
     say(f"{'total':<17} {'':>13} {earned:>7.1f} of {POINTS * len(args.exercises)}")
     return scores, cases, problems
@@ -383,7 +383,7 @@ def main(argv):
         for exercise, test, reason in problems:
             summary.append(f"  {exercise.label} ({exercise.name}), {test}: {reason}")
     with open(os.path.join(out, "gradebook.csv"), "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
+        writer = csv.writer(f, lineterminator="\n")
         writer.writerow(["student"] + [e.column() for e in args.exercises] +
                         [f"total (of {POINTS * len(args.exercises)})", "seconds"])
         writer.writerows(rows)
