@@ -7,7 +7,9 @@ lesson programs wrote, so that no figure in a write-up is typed by hand.
     python3 scripts/results.py selftest   (proves that check catches a hand edit)
 
 `check` changes nothing and exits 1 if a file differs from what its sources give (a hand edit,
-or a CSV that changed without `update`). Paths in the markers are relative to the repository.
+or a CSV that changed without `update`), or if a ratio below 1 is called "faster" or "less" (say
+it the other way round: the larger time over the smaller, and which is faster). Paths in the
+markers are relative to the repository.
 
 Markers (each generated block sits between a marker and its closing tag):
 
@@ -246,6 +248,15 @@ def regenerate(text):
                       + m.group(6), text)
 
 
+# "0.1× faster", "0.092× less time": a ratio phrase must put the larger time over the smaller.
+SMALL_RATIO = re.compile(r"(?:<!--v [^>]*-->)?(?<![\d.])(0(?:\.\d+)?)(?:<!--/v-->)?\s*[×x]\s+(faster|less)")
+
+
+def ratio_problems(text):
+    """Every ratio below 1 that the text calls faster or less, as 'N× faster' (empty: none)."""
+    return [f"{m.group(1)}× {m.group(2)}" for m in SMALL_RATIO.finditer(text)]
+
+
 def selftest():
     """Proves that `check` catches a hand edit: a copy of a generated file with one figure
     changed must fail it, and the untouched copy must pass."""
@@ -267,6 +278,11 @@ def selftest():
         bad_inline = good.replace(">0.5000<", ">0.4000<")
         ok = (regenerate(good) == good and "| 0.5000 |" in good and regenerate(bad_table) != bad_table
               and regenerate(bad_inline) != bad_inline)
+        # A ratio below 1 called faster is caught; the same ratio the right way round is not.
+        backwards = f"v1 is <!--v {csv_path} v1/CUB speedup-->0.5<!--/v-->× faster than CUB."
+        forwards = f"CUB is <!--v {csv_path} CUB/v1 speedup-->2.0<!--/v-->× faster than v1."
+        ok = ok and ratio_problems(regenerate(backwards)) and not ratio_problems(
+            regenerate(forwards)) and not ratio_problems("10.9× faster, 0.754 of its speed")
     print("results.py selftest:", "ok" if ok else "FAILED")
     return 0 if ok else 1
 
@@ -286,6 +302,10 @@ def main(argv):
         except (OSError, ValueError, KeyError) as e:
             print(f"{path}: {e}", file=sys.stderr)
             return 1
+        for phrase in ratio_problems(new):
+            print(f"{path}: '{phrase}': a ratio below 1 reads backwards; put the larger time over "
+                  "the smaller and say which is faster", file=sys.stderr)
+            stale.append(None)
         if new != text:
             if argv[1] == "update":
                 with open(path, "w") as f:
@@ -293,7 +313,7 @@ def main(argv):
                 print(f"updated {path}")
             else:
                 stale.append(path)
-    for path in stale:
+    for path in filter(None, stale):
         print(f"{path}: generated results differ from their CSVs and logs; "
               f"run: python3 scripts/results.py update {path}", file=sys.stderr)
     return 1 if stale else 0
