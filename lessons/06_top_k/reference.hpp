@@ -24,24 +24,16 @@
 #include "bits.hpp"
 #include "cli.hpp"
 #include "inputs.hpp"
+#include "keys.hpp"
 #include "table.hpp"
 
 namespace lesson06 {
-
-using Key = std::uint32_t;
 
 // The seed's setup: k = 10 of 10^7 ints, blocks of 256 threads, 32 blocks.
 constexpr std::size_t kSeedN = 10000000;
 constexpr std::size_t kSeedK = 10;
 constexpr int kSeedThreads = 256;
 constexpr int kSeedBlocks = 32;
-
-// The lowest key: the value a list slot holds before anything is inserted (INT_MIN for ints; for
-// floats the NaN with every bit set, the first float in totalOrder).
-constexpr Key kLowestKey = 0;
-// The key of the value 0 (int 0 and +0.0f alike): what the seed's `{INT_MIN}` leaves in every
-// slot but the first.
-constexpr Key kZeroKey = 0x80000000u;
 
 // ---- the inputs ---------------------------------------------------------------------------------
 

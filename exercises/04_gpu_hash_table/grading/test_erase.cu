@@ -11,13 +11,12 @@
 #include <vector>
 
 #include "erase_harness.hpp"
-#include "kernels.cuh"  // lesson 04's v4 insert builds the tables
+#include "erase_support.cuh"  // exercise04::kTombstone, what erase must leave
+#include "kernels.cuh"        // lesson 04's v4 insert builds the tables
 #include "reference.hpp"
 #include "testing.hpp"
 
 namespace {
-
-constexpr lesson04::Slot kTombstone = lesson04::pack(lesson04::kEmptyKey, 0);
 
 grading04::TableView view_of(lesson04::OpenTable& table) {
   const lesson04::OpenView v = table.view();
@@ -74,9 +73,9 @@ void check_erase(const std::vector<std::uint32_t>& keys, std::size_t slots, cons
   INFO("empty slots: " << empty_before << " before the erases, " << empty_after
                        << " after (an erased key's slot must not become empty)");
   CHECK(empty_after == empty_before);
-  INFO("tombstones: " << count_slots(table, kTombstone) << " for " << erased_in_slots
+  INFO("tombstones: " << count_slots(table, exercise04::kTombstone) << " for " << erased_in_slots
                       << " erased keys");
-  CHECK(count_slots(table, kTombstone) == erased_in_slots);
+  CHECK(count_slots(table, exercise04::kTombstone) == erased_in_slots);
   INFO("find of every key inserted: the erased ones must be absent, the others found");
   CHECK(course::test::mismatch(student_find(table, keys), lesson04::reference_find(map, keys)) ==
         "");

@@ -3,13 +3,11 @@
 // the exercises compare keys with < and ==.
 #pragma once
 
-#include <cstdint>
+#include "keys.hpp"
 
 namespace exercise06 {
 
-using Key = std::uint32_t;
-
-// The lowest key, below every value's: a list slot before anything is inserted.
-constexpr Key kLowestKey = 0;
+using lesson06::Key;         // a value's order key
+using lesson06::kLowestKey;  // below every value's key: a list slot before anything is inserted
 
 }  // namespace exercise06
