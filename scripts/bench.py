@@ -34,8 +34,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
 
-# Every lesson's runs: (lesson, log file stem, program, arguments). A run that writes a CSV says
-# so with --csv; its log is the program's output.
+# Every lesson's runs: (lesson, log file stem, program, arguments[, the exit status it must give,
+# when not 0]). A run that writes a CSV says so with --csv; its log is the program's output.
 JOBS = [
     ("01", "lesson01_100MiB_uniform", "lesson01",
      "--n 100Mi --dist uniform --reps 100 --csv lesson01_100MiB_uniform.csv"),
@@ -48,7 +48,9 @@ JOBS = [
     ("01", "lesson01_1GiB_same", "lesson01",
      "--n 1Gi --dist same --reps 100 --csv lesson01_1GiB_same.csv"),
     ("01", "lesson01_grid_sweep", "lesson01", "--grid-sweep"),
-    ("01", "lesson01_overflow", "lesson01", "--show-overflow"),
+    # One value 2^32 + 2^20 + 3 times: the seed's 32-bit counters wrap, so this run exits 1.
+    ("01", "lesson01_overflow", "lesson01",
+     "--n 2^32+2^20+3 --dist same --reps 3 --cpu-reps 1 --show-overflow", 1),
     ("01", "lesson01_cpu", "lesson01_cpu", "--reps 5"),
     ("02", "lesson02_float_225", "lesson02",
      "--type float --n 2^25 --reps 100 --csv lesson02_float_225.csv"),
@@ -79,7 +81,7 @@ JOBS = [
      "--n 2^16 --dist uniform --reps 3 --cpu-reps 3 --sweep --sweep-max 2^21 "
      "--csv lesson05_64ki.csv"),
     ("05", "lesson05_cpu", "lesson05_cpu", ""),
-    ("06", "lesson06_k10", "lesson06", "--k 10 --reps 50 --seed-init --csv lesson06_k10.csv"),
+    ("06", "lesson06_k10", "lesson06", "--k 10 --reps 50 --csv lesson06_k10.csv"),
     ("06", "lesson06_k100", "lesson06", "--k 100 --reps 50 --csv lesson06_k100.csv"),
     ("06", "lesson06_k1024", "lesson06", "--k 1024 --reps 50 --csv lesson06_k1024.csv"),
     ("06", "lesson06_k16384", "lesson06", "--k 16384 --reps 50 --csv lesson06_k16384.csv"),
@@ -90,7 +92,8 @@ JOBS = [
     ("06", "lesson06_cpu", "lesson06_cpu", ""),
     ("06", "lesson06_cpu_k48", "lesson06_cpu", "--k 48"),
     ("06", "lesson06_cpu_dups", "lesson06_cpu", "--dist dups"),
-    ("06", "lesson06_torch", "python3", "{root}/scripts/topk_torch.py"),
+    ("06", "lesson06_cpu_seed_init", "lesson06_cpu", "--dist equal --seed-init"),
+    ("06", "lesson06_torch", "python3", "{root}/scripts/topk_torch.py --csv lesson06_torch.csv"),
 ]
 
 # Every lesson's charts: (lesson, file, title, the CSVs of its bars). plot.py --curve draws a
@@ -134,7 +137,8 @@ def markdown_files():
 
 
 def run_job(bin_dir, out_dir, job):
-    lesson, stem, program, args = job
+    lesson, stem, program, args = job[:4]
+    expected = job[4] if len(job) > 4 else 0
     args = args.format(root=ROOT).split()
     path = program if program == "python3" else os.path.join(bin_dir, program)
     log = os.path.join(out_dir, stem + ".txt")
@@ -149,7 +153,7 @@ def run_job(bin_dir, out_dir, job):
         os.remove(log + ".part")
         return True
     os.replace(log + ".part", log)
-    return status == 0
+    return status == expected
 
 
 def main(argv):
@@ -174,7 +178,7 @@ def main(argv):
         return 2
     jobs = [job for job in JOBS if not lessons or job[0] in lessons]
     if args.list:
-        for lesson, stem, program, job_args in jobs:
+        for lesson, stem, program, job_args, *_ in jobs:
             print(f"{lesson}  {stem + '.txt':<30} {program} {job_args.format(root=ROOT)}")
         return 0
 

@@ -7,9 +7,10 @@ lesson programs wrote, so that no figure in a write-up is typed by hand.
     python3 scripts/results.py selftest   (proves that check catches a hand edit)
 
 `check` changes nothing and exits 1 if a file differs from what its sources give (a hand edit,
-or a CSV that changed without `update`), or if a ratio below 1 is called "faster" or "less" (say
-it the other way round: the larger time over the smaller, and which is faster). Paths in the
-markers are relative to the repository.
+or a CSV that changed without `update`), if a ratio below 1 is called "faster" or "less" (say
+it the other way round: the larger time over the smaller, and which is faster), or if a figure
+with a unit (ms, µs, GB/s, G/s, keys/s, ×, %) stands outside the generated parts and the source
+quotes: every measured figure is generated. Paths in the markers are relative to the repository.
 
 Markers (each generated block sits between a marker and its closing tag):
 
@@ -17,8 +18,9 @@ Markers (each generated block sits between a marker and its closing tag):
   <!-- /table -->
   <!-- table summary: a.csv b.csv ... -->            GB/s and % of copy, one column per CSV,
   <!-- /table -->                                    and the best version over the library
-  <!-- table glance: a.csv b.csv ... -->             one row per lesson: v0, the best version,
-  <!-- /table -->                                    the library, and the speedups
+  <!-- table glance: a.csv b.csv+c.csv ... -->       one row per lesson: v0, the best version,
+  <!-- /table -->                                    every library (c.csv: another program's
+                                                     library rows, same k and type), speedups
   <!-- log: docs/results/x/run.txt -->               a program's output, verbatim
   <!-- /log -->
   <!-- log: docs/results/x/run.txt /regex/ -->       only the lines that match the regex
@@ -28,6 +30,10 @@ Markers (each generated block sits between a marker and its closing tag):
   <!--v a.csv v3 gbps-->1605.9<!--/v-->              one field of one row, inline
   <!--v a.csv v3/v2 speedup-->9.1<!--/v-->           a ratio of two rows' speed (median times)
   <!--v a.csv v3/v2 ratio-->9.087<!--/v-->           the same, to three decimals
+  <!--l run.txt /([0-9.]+)% lost/-->98.1<!--/l-->     the first capture of the first line of a log
+                                                     that matches the regex, inline
+  <!--s-->150.1 ms<!--/s-->                          a figure a source published, quoted: it must
+                                                     be one of SOURCE_FIGURES (not generated)
 
 A file may name the folder its sources live in once, with <!-- results-dir: docs/results/x -->;
 names without a "/" in its markers are then read from that folder.
@@ -44,6 +50,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 BLOCK = re.compile(r"(<!-- (table \w+|log): ([^>]*?) -->\n)(.*?)(<!-- /(?:table|log) -->)", re.S)
 INLINE = re.compile(r"(<!--v ([^\s>]+) ([^\s>]+) ([^\s>]+)-->)(.*?)(<!--/v-->)")
+INLINE_LOG = re.compile(r"(<!--l ([^\s>]+) /(.*?)/-->)(.*?)(<!--/l-->)")
+SOURCE = re.compile(r"<!--s-->(.*?)<!--/s-->")
+
+# What the sources published, as the write-ups quote it (<!--s-->...<!--/s-->): a figure the course
+# cannot generate, because it is the source's, on the source's hardware.
+SOURCE_FIGURES = {
+    "150.1 ms": "lesson 01's blog: its author's CPU loop, 100 MiB",
+    "178 ms": "lesson 01's blog: its author's first GPU version, copy included",
+    "26.4 ms": "lesson 01's blog: its author's shared-memory version, copy included",
+    "360 ms": "CUDA by Example, appendix A.2: the CPU hash table on a Core 2 Duo",
+    "375 ms": "CUDA by Example, appendix A.2: the GPU hash table",
+    "0.72 ms": "lesson 05's forum tutorial: the kernel on an 8800 Ultra",
+    "1.36 ms": "lesson 05's forum tutorial: the host loop on a Q6600",
+    "1.89×": "lesson 05's forum tutorial: its speedup",
+    "86.4 GB/s": "Harris, Optimizing Parallel Reduction in CUDA: the 8800 GTX's peak bandwidth",
+}
 
 
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
@@ -69,9 +91,11 @@ def number(text, digits):
 
 
 def row_of(rows, version, path):
-    for r in rows:
-        if r["version"] == version:
-            return r
+    # An inline marker's names cannot hold spaces: "v5_find" there is the row "v5 find".
+    for name in (version, version.replace("_", " ")):
+        for r in rows:
+            if r["version"] == name:
+                return r
     raise ValueError(f"{path} has no row {version}")
 
 
@@ -149,15 +173,26 @@ LESSON_NAMES = {"01": "atomics histogram", "02": "reduce", "03": "lock dot produ
 
 
 def glance_table(paths):
-    """Per lesson (one CSV each): the seed's version (v0), the course's best version and the
-    library, with the best one's speedups over the other two."""
-    out = ["| lesson | input | the seed's v0 | the course's best | the library | best vs v0 | "
-           "best vs library |",
+    """Per lesson (one CSV each, or several joined by '+': the lesson's run, then library runs of
+    other programs, whose rows for the same k and type join it): the seed's version (v0), the
+    course's best version and every library, with the best one's speedups over v0 and over the
+    fastest library."""
+    out = ["| lesson | input | the seed's v0 | the course's best | the libraries | best vs v0 | "
+           "best vs fastest library |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     first = None
-    for path in paths:
-        rows = read_csv(path)
+    commands = []
+    for spec in paths:
+        parts = spec.split("+")
+        rows = read_csv(parts[0])
+        commands.append(rows[0]["command"])
+        for extra in parts[1:]:
+            extra_rows = read_csv(extra)
+            commands.append(extra_rows[0]["command"])
+            rows = rows + [r for r in extra_rows
+                           if all(r.get(key) == rows[0].get(key) for key in ("k", "type"))]
         first = first or rows[0]
+        path = parts[0]
         # A version with a space in its name ("v4 find") is a second operation of a version:
         # the glance compares the first operation (lesson 04: insert) only.
         ran = [r for r in rows if r["check"] == "ok" and " " not in r["version"]]
@@ -165,9 +200,9 @@ def glance_table(paths):
         ours = [r for r in ran if r["version"].startswith("v")]
         library = [r for r in ran if not r["version"].startswith("v")]
         if not ours or not library:
-            raise ValueError(f"{path}: no checked version or library row")
+            raise ValueError(f"{spec}: no checked version or library row")
         best = min(ours, key=lambda r: float(r["median_ms"]))
-        lib = library[0]
+        fastest = min(library, key=lambda r: float(r["median_ms"]))
 
         def cell(r):
             return f"{r['version']}: {number(r['median_ms'], 4)} ms, {number(r['gbps'], 1)} GB/s"
@@ -175,15 +210,15 @@ def glance_table(paths):
         lesson = rows[0]["lesson"]
         seed_cell = cell(seed) if seed["check"] == "ok" else f"{cell(seed)} (**{seed['check']}**)"
         out.append(f"| {lesson} {LESSON_NAMES.get(lesson, '')} | {label(rows)} | {seed_cell} | "
-                   f"{cell(best)} | {cell(lib)} | "
+                   f"{cell(best)} | {'; '.join(cell(r) for r in library)} | "
                    f"{float(seed['median_ms']) / float(best['median_ms']):.1f}x | "
-                   f"{float(lib['median_ms']) / float(best['median_ms']):.2f}x |")
+                   f"{float(fastest['median_ms']) / float(best['median_ms']):.2f}x |")
     out.append("")
     out.append(f"Median times on {first['device']}, CUDA {first['cuda']}; GB/s are the bytes the "
                f"problem must move over the time. Commands:")
     out.append("")
-    for path in paths:
-        out.append(f"- `{read_csv(path)[0]['command']}`")
+    for command in commands:
+        out.append(f"- `{command}`")
     return "\n".join(out) + "\n"
 
 
@@ -209,6 +244,15 @@ def log_block(spec):
     if not lines:
         raise ValueError(f"no lines from {spec}")
     return "```\n" + "\n".join(lines) + "\n```\n"
+
+
+def log_value(path, pattern):
+    with open(resolve(path)) as f:
+        for line in f:
+            m = re.search(pattern, line)
+            if m:
+                return m.group(1)
+    raise ValueError(f"no line of {path} matches /{pattern}/")
 
 
 def inline_value(path, version, field):
@@ -244,6 +288,8 @@ def regenerate(text):
         return m.group(1) + body + m.group(5)
 
     text = BLOCK.sub(block, text)
+    text = INLINE_LOG.sub(lambda m: m.group(1) + log_value(m.group(2), m.group(3)) + m.group(5),
+                          text)
     return INLINE.sub(lambda m: m.group(1) + inline_value(m.group(2), m.group(3), m.group(4))
                       + m.group(6), text)
 
@@ -255,6 +301,37 @@ SMALL_RATIO = re.compile(r"(?:<!--v [^>]*-->)?(?<![\d.])(0(?:\.\d+)?)(?:<!--/v--
 def ratio_problems(text):
     """Every ratio below 1 that the text calls faster or less, as 'N× faster' (empty: none)."""
     return [f"{m.group(1)}× {m.group(2)}" for m in SMALL_RATIO.finditer(text)]
+
+
+# A figure with a unit: a number, then ms, µs, ns, GB/s, TB/s, G/s, keys/s, or a ratio or share
+# written onto it (10×, 3.9x, 98%). Outside the generated blocks and values it was typed by hand.
+FIGURE = re.compile(r"(?<![\w.^/+-])(\d[\d,]*(?:\.\d+)?)(?:\s?(?:ms|µs|us|ns|[GMT]B/s|G/s|"
+                    r"[GM]\s?keys/s|G keys/s)\b|(?:×|x\b|%))")
+# Figures that are constants, definitions or arithmetic, not measurements: allowed anywhere.
+CONSTANT_FIGURES = {
+    "100%",  # the copy's bandwidth, by definition
+    "16%",  # lesson 01's skewed input, by its definition: Zipf over 256 values, 1 / H(256)
+    "44%",  # the same: H(8) / H(256)
+}
+
+
+def unmarked_figures(text):
+    """Every figure with a unit outside the generated blocks and values (empty: none)."""
+    bare = BLOCK.sub("", text)
+    bare = INLINE.sub("", bare)
+    bare = INLINE_LOG.sub("", bare)
+    found = []
+    for m in SOURCE.finditer(bare):
+        if m.group(1) not in SOURCE_FIGURES:
+            found.append((bare.count("\n", 0, m.start()) + 1, m.group(1) + " (not a source's)"))
+    bare = SOURCE.sub("", bare)
+    for m in FIGURE.finditer(bare):
+        figure = m.group(0)
+        if figure in CONSTANT_FIGURES:
+            continue
+        line = bare.count("\n", 0, m.start()) + 1
+        found.append((line, figure))
+    return found
 
 
 def selftest():
@@ -283,6 +360,18 @@ def selftest():
         forwards = f"CUB is <!--v {csv_path} CUB/v1 speedup-->2.0<!--/v-->× faster than v1."
         ok = ok and ratio_problems(regenerate(backwards)) and not ratio_problems(
             regenerate(forwards)) and not ratio_problems("10.9× faster, 0.754 of its speed")
+        # A figure typed by hand is caught; generated, quoted from a source, or a hex value, not.
+        log_path = os.path.join(tmp, "run.txt")
+        with open(log_path, "w") as f:
+            f.write("v0: 12 of 100 entries lost (12.0% lost)\n")
+        typed = ["took 0.5 ms", "at 425 GB/s", "lost 98% of it", "3.9x faster", "10× CUB's"]
+        clean = [f"took <!--v {csv_path} v1 median_ms-->?<!--/v--> ms",
+                 f"lost <!--l {log_path} /\\(([0-9.]+)% lost/-->?<!--/l-->% of it",
+                 "the blog's <!--s-->150.1 ms<!--/s-->", "the NaN 0x7FFFFFFF", "2^24 floats"]
+        ok = ok and all(unmarked_figures(t) for t in typed)
+        ok = ok and not any(unmarked_figures(regenerate(t)) for t in clean)
+        ok = ok and ">12.0<" in regenerate(clean[1])
+        ok = ok and unmarked_figures("<!--s-->151 ms<!--/s-->")  # not a source's figure
     print("results.py selftest:", "ok" if ok else "FAILED")
     return 0 if ok else 1
 
@@ -305,6 +394,10 @@ def main(argv):
         for phrase in ratio_problems(new):
             print(f"{path}: '{phrase}': a ratio below 1 reads backwards; put the larger time over "
                   "the smaller and say which is faster", file=sys.stderr)
+            stale.append(None)
+        for line, figure in unmarked_figures(new):
+            print(f"{path}:{line}: '{figure}' is typed by hand: generate it from a CSV or log, or "
+                  "quote a source's figure with <!--s-->...<!--/s-->", file=sys.stderr)
             stale.append(None)
         if new != text:
             if argv[1] == "update":

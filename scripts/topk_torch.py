@@ -2,18 +2,26 @@
 """torch.topk on this machine's GPU, timed as lesson06 times its versions: the reference figure that
 lesson 06's write-up quotes.
 
-    python3 scripts/topk_torch.py [--n 10000000] [--reps 50] [--ks 10,100,1024,16384]
+    python3 scripts/topk_torch.py [--n 10000000] [--reps 50] [--ks 10,100,1024,16384] [--csv F]
 
 The input is the seed's kind: random ints from 0 to 2^31 - 1, every even index negated (drawn by
 torch, so the values differ from lesson06's, but not their distribution), as int32 and as float32.
 Each timed call runs after a warm-up, between CUDA events, with the L2 cache flushed before it (by
 reading a buffer twice its size, which leaves no dirty lines behind), as lesson06 does; the median of --reps calls is printed, and
-the same without the flush. Needs PyTorch with CUDA; without it, says so and exits 77.
+the same without the flush. --csv writes the flushed times as rows of lesson06's CSV (version
+torch.topk), which the README's table at a glance joins to lesson06's own run. Needs PyTorch with
+CUDA; without it, says so and exits 77.
 """
 
 import argparse
+import csv
 import statistics
 import sys
+
+# lesson06's CSV columns (course::write_table_csv), so that scripts/results.py reads these rows too.
+COLUMNS = ["lesson", "device", "cuda", "command", "n", "dist", "size", "k", "type", "version",
+           "idea", "median_ms", "min_ms", "max_ms", "reps", "bytes", "gbps", "pct_copy",
+           "copy_gbps", "cpu", "cpu_ms", "speedup_vs_cpu", "check", "note"]
 
 
 def main(argv):
@@ -22,6 +30,7 @@ def main(argv):
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("--ks", default="10,100,1024,16384")
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--csv", default="", help="also write the flushed times to this CSV")
     args = parser.parse_args(argv[1:])
     try:
         ks = [int(k) for k in args.ks.split(",")]
@@ -66,10 +75,12 @@ def main(argv):
             stop.record()
             stop.synchronize()
             samples.append(start.elapsed_time(stop))
-        return statistics.median(samples)
+        return statistics.median(samples), min(samples), max(samples)
 
     print(f"{'type':<8} {'k':>6} {'L2 flushed ms':>14} {'warm L2 ms':>11}  check")
     all_ok = True
+    rows = []
+    command = "topk_torch.py " + " ".join(argv[1:])
     for name, x in inputs.items():
         for k in ks:
             top = torch.topk(x, k)
@@ -78,9 +89,26 @@ def main(argv):
             ok = bool(torch.equal(top.values, expected)) and bool(
                 torch.equal(x[top.indices], top.values))
             all_ok = all_ok and ok
-            flushed = time_ms(lambda: torch.topk(x, k), True)
-            warm = time_ms(lambda: torch.topk(x, k), False)
+            flushed, fastest, slowest = time_ms(lambda: torch.topk(x, k), True)
+            warm = time_ms(lambda: torch.topk(x, k), False)[0]
             print(f"{name:<8} {k:>6} {flushed:>14.4f} {warm:>11.4f}  {'ok' if ok else 'FAIL'}")
+            moved = args.n * 4 + k * (4 + 8)  # lesson06's count: the input, k values and indices
+            rows.append({
+                "lesson": "06", "device": properties.name, "cuda": torch.version.cuda,
+                "command": command, "n": args.n, "dist": "seed",
+                "size": f"k = {k} of {args.n} {'ints' if name == 'int32' else 'floats'}",
+                "k": k, "type": "int" if name == "int32" else "float", "version": "torch.topk",
+                "idea": f"torch {torch.__version__}, L2 flushed", "median_ms": f"{flushed:.6f}",
+                "min_ms": f"{fastest:.6f}", "max_ms": f"{slowest:.6f}", "reps": args.reps,
+                "bytes": moved, "gbps": f"{moved / flushed / 1e6:.3f}", "pct_copy": "",
+                "copy_gbps": "", "cpu": "", "cpu_ms": "", "speedup_vs_cpu": "",
+                "check": "ok" if ok else "FAIL", "note": ""})
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=COLUMNS)
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"wrote {args.csv}")
     return 0 if all_ok else 1
 
 

@@ -165,7 +165,7 @@ struct ChainCheck {
   }
 };
 
-// The book's verify_table, with its erratum fixed (it hashed the value, not the key), made
+// The book's verify_table (one translated edition misprints it to hash the value), made
 // exact: walks every bucket of a table whose entries lie in pool[0, pool_size) and checks it
 // against the n keys that were inserted, entry i holding (keys[i], i).
 inline ChainCheck check_chains(const std::vector<Entry*>& heads, const Entry* pool,

@@ -2,7 +2,7 @@
 // libraries a user would call instead. Every version sorts n floats from `in` into `out` (both on
 // the GPU; `in` is left as it was) in IEEE 754 totalOrder (reference.hpp).
 //
-//   v0  the seed's kernel: one block, the array in shared memory, n odd-even phases
+//   v0  the seed's kernel: one block, the array in shared memory, n/2 + 1 rounds of two phases
 //   v1  the seed's exercise 1: the same in global memory
 //   v2  the seed's exercise 2: blocks sort segments of 2 * threads; launches alternate between
 //       offset 0 and offset `threads`, driven from the host, one pair per segment
@@ -53,15 +53,17 @@ inline void require_threads(const Launch& launch) {
 
 // One block. The array goes into shared memory; phase p compares the pairs that start at even
 // places (p even) or odd places (p odd), each thread taking every blockDim.x-th pair, and a barrier
-// ends the phase. n phases sort any n. `before` is the comparison: the course's, or the seed's
-// (a < b, --seed-compare).
+// ends the phase. The seed's count of phases, n/2 + 1 rounds of two (seed_phases). A pair is
+// compared only when both its places hold data: the seed's last thread also reads s[N], past it.
+// `before` is the comparison: the course's, or the seed's (a < b, --seed-compare).
 template <typename Before>
 __global__ void seed_odd_even_kernel(const float* in, float* out, unsigned n, Before before) {
   extern __shared__ float s[];
   for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
     s[i] = in[i];
-  __syncthreads();
-  for (unsigned phase = 0; phase < n; ++phase) {
+  __syncthreads();  // every element loaded before any thread compares it with its neighbour
+  const unsigned phases = static_cast<unsigned>(seed_phases(n));
+  for (unsigned phase = 0; phase < phases; ++phase) {
     for (unsigned i = 2 * threadIdx.x + (phase & 1u); i + 1 < n; i += 2 * blockDim.x) {
       const float a = s[i];
       const float b = s[i + 1];
@@ -108,7 +110,7 @@ __global__ void odd_even_global_kernel(const float* in, float* out, std::size_t 
   for (std::size_t i = threadIdx.x; i < n; i += blockDim.x)
     out[i] = in[i];
   __syncthreads();
-  for (std::size_t phase = 0; phase < n; ++phase) {
+  for (std::size_t phase = 0; phase < seed_phases(n); ++phase) {
     for (std::size_t i = 2 * threadIdx.x + (phase & 1u); i + 1 < n; i += 2 * blockDim.x)
       order_pair(out[i], out[i + 1]);
     __syncthreads();
@@ -638,7 +640,7 @@ struct Version {
 
 inline const std::vector<Version>& versions() {
   static const std::vector<Version> all = {
-      {"v0", "seed: one block, shared memory, n phases", sort_v0, v0_limit},
+      {"v0", "seed: one block, shared memory, n/2+1 rounds", sort_v0, v0_limit},
       {"v1", "the same in global memory (seed ex. 1)", sort_v1, v1_limit},
       {"v2", "blocks sort segments, host alternates (ex. 2)", sort_v2, v2_limit},
       {"v3", "v2 for any n: pad with the last float", sort_v3, v3_limit},

@@ -123,7 +123,12 @@ TEST_CASE("the inputs hold what they promise", "[cpu]") {
   REQUIRE_THROWS(lesson05::parse_dist("gaussian"));
 }
 
-TEST_CASE("the seed's host sort matches the reference, and n - 1 phases are not enough", "[cpu]") {
+TEST_CASE("the seed's host sort (n/2 + 1 rounds) matches the reference, n - 1 phases do not",
+          "[cpu]") {
+  // The seed's `loop <= N/2`: n/2 + 1 rounds of two phases, at least n phases for odd n too.
+  CHECK(lesson05::seed_phases(1024) == 1026);
+  CHECK(lesson05::seed_phases(3) == 4);
+  CHECK(lesson05::seed_phases(1025) == 1026);
   for (Dist dist : kDists) {
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{255},
                           std::size_t{1024}, std::size_t{3001}}) {
@@ -141,6 +146,10 @@ TEST_CASE("the seed's host sort matches the reference, and n - 1 phases are not 
     const std::vector<float> expected = lesson05::reference_sort(a);
     lesson05::odd_even_sort(a.data(), n, lesson05::TotalOrder{}, n - 1);
     CHECK(lesson05::sort_mismatch(a.data(), expected) != "");
+    // The seed's prose, "N/2 rounds", rounded down: the same n - 1 phases for odd n.
+    std::vector<float> b = lesson05::make_input(n, Dist::reversed, course::test::seed());
+    lesson05::odd_even_sort(b.data(), n, lesson05::TotalOrder{}, 2 * (n / 2));
+    CHECK(lesson05::sort_mismatch(b.data(), expected) != "");
   }
 }
 

@@ -44,7 +44,7 @@ int run(const Options& o) {
   const course::Timing t_partial =
       course::time_cpu([&] { partial = lesson06::partial_sort_top_k(in, o.k); }, o.reps);
   const lesson06::ListStart start =
-      o.seed_init ? lesson06::ListStart::seed : lesson06::ListStart::course;
+      o.seed_init ? lesson06::ListStart::seed_cpu : lesson06::ListStart::lowest;
   std::vector<T> seed_list;
   const course::Timing t_seed =
       course::time_cpu([&] { seed_list = lesson06::seed_cpu_top_k(in, o.k, start); }, o.reps);
@@ -83,8 +83,8 @@ int main(int argc, char** argv) {
         .choice("--type", &o.type, {"int", "float"}, "the values' type")
         .number("--reps", &o.reps, "timed runs per method; the median is reported", 1, 10000)
         .flag("--seed-init", &o.seed_init,
-              "start the list as the seed does: its first slot INT_MIN, the others 0 (exit "
-              "status 0 even when that is wrong)");
+              "start the list as the seed's CPU version does, at {0}: every slot 0 (exit status 0 "
+              "even when that is wrong)");
     course::parse_or_exit(cli, argc, argv);
     if (o.k > o.n) course::usage_error(cli, "--k must not be larger than --n");
     return o.type == "float" ? run<float>(o) : run<std::int32_t>(o);

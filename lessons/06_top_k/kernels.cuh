@@ -3,9 +3,11 @@
 // (device memory, int32 or float): the k largest, in descending order (v0: the k largest distinct
 // ones), and v3 and v4 their indices too.
 //
-//   v0  the seed's: per-thread insertion lists, a tree of O(k^2) merges in a static shared array
-//       with two barriers per step, a second launch of one block; managed memory
-//   v1  the seed's open question: an O(k) two-pointer merge of sorted lists, and duplicates kept
+//   v0  the seed's: one thread per value (n / 256 blocks), per-thread insertion lists, a tree of
+//       O(k^2) merges in a static shared array with two barriers per step, a second launch of one
+//       block; managed memory
+//   v1  the seed's open question: an O(k) two-pointer merge of sorted lists, and duplicates kept,
+//       on 32 blocks
 //   v2  the lists in dynamic shared memory, opted in past 48 KiB: the seed's wall moves
 //   v3  radix select: a histogram of the top digit, the bucket that holds the k-th value, its
 //       keys kept as candidates for the next digit; then the k survivors sorted
@@ -40,25 +42,41 @@
 
 namespace lesson06 {
 
-// How to run v0 to v2 (the seed's grid) and on which stream every version runs.
+// How to run v0 to v2 and on which stream every version runs.
 struct Launch {
   cudaStream_t stream = nullptr;
   int threads = kSeedThreads;  // per block of v0 to v2: a power of two from 32 to 1024
-  int blocks = kSeedBlocks;    // blocks of v0's and v1's first launch
+  int blocks = 0;  // blocks of v0 to v2's first launch; 0: v0 the seed's grid, v1 and v2 32
 };
+
+// The blocks of v0's first launch: the seed's one thread per value, unless launch.blocks says.
+inline std::size_t v0_blocks(std::size_t n, const Launch& launch) {
+  return launch.blocks > 0 ? static_cast<std::size_t>(launch.blocks)
+                           : seed_blocks(n, launch.threads);
+}
+
+// The blocks of v1's and v2's first launch.
+inline int merge_blocks(const Launch& launch) {
+  return launch.blocks > 0 ? launch.blocks : kCourseBlocks;
+}
 
 // Memory the CPU and the GPU share, moved on demand to whichever touches it: what the seed's
 // __managed__ arrays are, sized at run time. Owned like course::DeviceBuffer.
 template <typename T>
 class ManagedBuffer {
  public:
-  explicit ManagedBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) {
-      CUDA_CHECK(cudaMallocManaged(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
-    }
-  }
+  explicit ManagedBuffer(std::size_t count) { reserve(count); }
   ~ManagedBuffer() {
     if (data_ != nullptr) cudaFree(data_);
+  }
+  // Room for at least `count` elements; what was held is lost when it grows.
+  void reserve(std::size_t count) {
+    if (count <= count_) return;
+    if (data_ != nullptr) CUDA_CHECK(cudaFree(data_));
+    data_ = nullptr;
+    count_ = 0;
+    CUDA_CHECK(cudaMallocManaged(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+    count_ = count;
   }
   ManagedBuffer(const ManagedBuffer&) = delete;
   ManagedBuffer& operator=(const ManagedBuffer&) = delete;
@@ -100,14 +118,15 @@ void with_list_length(std::size_t k, F&& f) {
 }
 
 // v0 the seed's: each thread keeps the k largest distinct keys it sees in a sorted list (the
-// seed's insert_value); then the block's threads merge their lists in a tree in shared memory,
-// inserting the partner's keys one at a time (O(k^2) a step), and thread 0 writes the block's list.
-// A second launch of one block does the same to the blocks' lists (out: k per block).
+// seed's insert_value), every slot starting at the lowest key; at the seed's grid a thread sees one
+// value. Then the block's threads merge their lists in a tree in shared memory, inserting the
+// partner's keys one at a time (O(k^2) a step), and thread 0 writes the block's list. A second
+// launch of one block does the same to the blocks' lists (out: k per block).
 template <typename T, int K>
-__global__ void seed_kernel(const T* in, std::size_t n, int k, ListStart start, T* out) {
+__global__ void seed_kernel(const T* in, std::size_t n, int k, T* out) {
   __shared__ Key lists[kStaticListKeys];
   Key list[K];
-  start_list(list, k, start);
+  start_list(list, k, ListStart::lowest);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += stride) {
@@ -192,7 +211,7 @@ __global__ void merge_kernel(const T* in, std::size_t n, int k, T* out) {
   Key* lists = list_storage<kDynamicShared>();
   Key list[K];
   Key merged[K];
-  start_list(list, k, ListStart::course);
+  start_list(list, k, ListStart::lowest);
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
        i += stride) {
@@ -237,15 +256,16 @@ template <typename T, bool kDynamicShared>
 void merge_two_launches(const T* in, std::size_t n, std::size_t k, T* values, T* block_lists,
                         const Launch& launch) {
   const std::size_t bytes = kDynamicShared ? lists_bytes(launch.threads, k) : 0;
+  const int blocks = merge_blocks(launch);
   with_list_length(k, [&](auto length) {
     constexpr int K = decltype(length)::value;
     const auto kernel = merge_kernel<T, K, kDynamicShared>;
     course::allow_shared_bytes(kernel, bytes);
-    kernel<<<launch.blocks, launch.threads, bytes, launch.stream>>>(in, n, static_cast<int>(k),
-                                                                    block_lists);
+    kernel<<<blocks, launch.threads, bytes, launch.stream>>>(in, n, static_cast<int>(k),
+                                                             block_lists);
     CUDA_CHECK_LAUNCH();
     kernel<<<1, launch.threads, bytes, launch.stream>>>(
-        block_lists, static_cast<std::size_t>(launch.blocks) * k, static_cast<int>(k), values);
+        block_lists, static_cast<std::size_t>(blocks) * k, static_cast<int>(k), values);
     CUDA_CHECK_LAUNCH();
   });
 }
@@ -918,8 +938,8 @@ class Workspace {
  public:
   Workspace(std::size_t n, std::size_t k, const Launch& launch_)
       : launch(launch_),
-        seed_lists(static_cast<std::size_t>(launch_.blocks) * k),
-        block_lists(static_cast<std::size_t>(launch_.blocks) * k),
+        seed_lists(v0_blocks(n, launch_) * k),
+        block_lists(static_cast<std::size_t>(merge_blocks(launch_)) * k),
         state(1),
         winner_keys(k),
         winner_indices(k),
@@ -946,6 +966,7 @@ class Workspace {
 
   Launch launch;
   ManagedBuffer<T> seed_lists;              // v0: the blocks' lists, as the seed's __managed__
+                                            // (grown by a launch with more blocks)
   course::DeviceBuffer<T> block_lists;      // v1, v2: the blocks' lists
   course::DeviceBuffer<SelectState> state;  // v3
   course::DeviceBuffer<Key> candidate_keys[2];
@@ -963,29 +984,28 @@ class Workspace {
 
 // ---- the host functions -------------------------------------------------------------------------
 
-// v0 with either start of the lists (ListStart::seed: the seed's `{INT_MIN}`, --seed-init).
-template <typename T>
-void top_k_seed(const T* in, std::size_t n, std::size_t k, T* values, Workspace<T>& ws,
-                ListStart start) {
-  const Launch& launch = ws.launch;
-  const std::string why = seed_limit(n, k, launch);
-  if (!why.empty()) throw std::invalid_argument("v0: " + why);
-  with_list_length(k, [&](auto length) {
-    constexpr int K = decltype(length)::value;
-    seed_kernel<T, K><<<launch.blocks, launch.threads, 0, launch.stream>>>(
-        in, n, static_cast<int>(k), start, ws.seed_lists.data());
-    CUDA_CHECK_LAUNCH();
-    seed_kernel<T, K><<<1, launch.threads, 0, launch.stream>>>(
-        ws.seed_lists.data(), static_cast<std::size_t>(launch.blocks) * k, static_cast<int>(k),
-        start, values);
-    CUDA_CHECK_LAUNCH();
-  });
-}
-
+// v0: the seed's two launches, the first on v0_blocks (the seed's grid unless ws.launch.blocks
+// says otherwise).
 template <typename T>
 void top_k_v0(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*,
               Workspace<T>& ws) {
-  top_k_seed(in, n, k, values, ws, ListStart::course);
+  const Launch& launch = ws.launch;
+  const std::string why = seed_limit(n, k, launch);
+  if (!why.empty()) throw std::invalid_argument("v0: " + why);
+  const std::size_t blocks = v0_blocks(n, launch);
+  if (blocks > static_cast<std::size_t>(INT_MAX)) {
+    throw std::invalid_argument("v0: more than 2^31 - 1 blocks");
+  }
+  ws.seed_lists.reserve(blocks * k);
+  with_list_length(k, [&](auto length) {
+    constexpr int K = decltype(length)::value;
+    seed_kernel<T, K><<<static_cast<unsigned>(blocks), launch.threads, 0, launch.stream>>>(
+        in, n, static_cast<int>(k), ws.seed_lists.data());
+    CUDA_CHECK_LAUNCH();
+    seed_kernel<T, K><<<1, launch.threads, 0, launch.stream>>>(ws.seed_lists.data(), blocks * k,
+                                                               static_cast<int>(k), values);
+    CUDA_CHECK_LAUNCH();
+  });
 }
 
 template <typename T>
@@ -993,6 +1013,9 @@ void top_k_v1(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*
               Workspace<T>& ws) {
   const std::string why = v1_limit(n, k, ws.launch);
   if (!why.empty()) throw std::invalid_argument("v1: " + why);
+  if (ws.block_lists.size() < static_cast<std::size_t>(merge_blocks(ws.launch)) * k) {
+    throw std::invalid_argument("v1: the workspace was made for fewer blocks or a smaller k");
+  }
   merge_two_launches<T, false>(in, n, k, values, ws.block_lists.data(), ws.launch);
 }
 
@@ -1001,6 +1024,9 @@ void top_k_v2(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*
               Workspace<T>& ws) {
   const std::string why = v2_limit(n, k, ws.launch);
   if (!why.empty()) throw std::invalid_argument("v2: " + why);
+  if (ws.block_lists.size() < static_cast<std::size_t>(merge_blocks(ws.launch)) * k) {
+    throw std::invalid_argument("v2: the workspace was made for fewer blocks or a smaller k");
+  }
   merge_two_launches<T, true>(in, n, k, values, ws.block_lists.data(), ws.launch);
 }
 
@@ -1069,9 +1095,10 @@ struct Version {
 template <typename T>
 const std::vector<Version<T>>& versions() {
   static const std::vector<Version<T>> all = {
-      {"v0", "seed: insertion lists, O(k^2) tree merge, distinct", true, false, seed_limit,
-       top_k_v0<T>},
-      {"v1", "O(k) two-pointer merge, duplicates kept", false, false, v1_limit, top_k_v1<T>},
+      {"v0", "seed: a thread per value, insertion lists, O(k^2) merges, distinct", true, false,
+       seed_limit, top_k_v0<T>},
+      {"v1", "32 blocks, O(k) two-pointer merge, duplicates kept", false, false, v1_limit,
+       top_k_v1<T>},
       {"v2", "lists in dynamic shared memory, opt-in past 48 KiB", false, false, v2_limit,
        top_k_v2<T>},
       {"v3", "radix select: 3 digits, then sort the k", false, true, v3_limit, top_k_v3<T>},

@@ -27,9 +27,8 @@ struct Options {
   std::string dist = "seed";
   std::string type = "int";
   int threads = lesson06::kSeedThreads;
-  int blocks = lesson06::kSeedBlocks;
+  int blocks = 0;
   int cpu_reps = 3;
-  bool seed_init = false;
   bool k_sweep = false;
   std::string sweep_csv;
   std::string only;
@@ -48,11 +47,11 @@ Options parse(int argc, char** argv) {
              "threads per block of v0 to v2 (a power of two; the seed's lists need threads x k x 4 "
              "bytes of shared memory)",
              32, 1024);
-  cli.number("--blocks", &o.blocks, "blocks of v0 to v2's first launch", 1, 1 << 16);
+  cli.number("--blocks", &o.blocks,
+             "blocks of v0 to v2's first launch (default 0: v0 the seed's n / threads, v1 and v2 "
+             "32)",
+             0, 1 << 20);
   cli.number("--cpu-reps", &o.cpu_reps, "timed runs of each CPU method", 1, 1000);
-  cli.flag("--seed-init", &o.seed_init,
-           "also run v0 with the seed's `{INT_MIN}` start of its lists (only the first slot set, "
-           "the others 0) on this input and on --dist equal");
   cli.flag("--k-sweep", &o.k_sweep,
            "time v0 to v4 and CUB at k = 1 to 16384 on this input, each until its limit or a run "
            "of 2 s: the seed's curve, and where it stops");
@@ -164,34 +163,6 @@ int threads_that_fit(int threads, std::size_t k, std::size_t bytes) {
     if (lesson06::lists_bytes(t, k) <= bytes) return t;
   }
   return 0;
-}
-
-// --seed-init: v0 with the seed's start of its lists, on this input and on --dist equal.
-template <typename T>
-void seed_init(const std::vector<T>& in, std::size_t k, std::uint64_t seed,
-               const lesson06::Launch& launch) {
-  std::printf(
-      "\nthe seed's `{INT_MIN}`: v0 with only the first slot of every list set to the "
-      "lowest value, the others 0\n");
-  const std::vector<T> equal = lesson06::make_input<T>(in.size(), lesson06::Dist::equal, seed);
-  for (const std::vector<T>* input : {&in, &equal}) {
-    const char* name = input == &in ? "this input" : "equal";
-    const std::vector<T> expected = lesson06::reference_top_k_distinct(*input, k);
-    const course::DeviceBuffer<T> d_in(*input);
-    course::DeviceBuffer<T> d_out(k);
-    lesson06::Workspace<T> ws(input->size(), k, launch);
-    std::string line;
-    for (lesson06::ListStart start : {lesson06::ListStart::seed, lesson06::ListStart::course}) {
-      d_out.fill_bytes(0xFF);
-      lesson06::top_k_seed(d_in.data(), input->size(), k, d_out.data(), ws, start);
-      const std::string wrong =
-          lesson06::top_k_mismatch(d_out.download(), nullptr, expected, *input);
-      line += course::format("  %s start: %s",
-                             start == lesson06::ListStart::seed ? "seed's" : "course's",
-                             wrong.empty() ? "ok" : ("FAIL: " + wrong).c_str());
-    }
-    std::printf("%-10s%s\n", name, line.c_str());
-  }
 }
 
 // --k-sweep: every version by k, on this input, until its limit or a run of 2 s.
@@ -306,6 +277,7 @@ int run(const Options& o, const std::string& command) {
   const lesson06::Dist dist = lesson06::parse_dist(o.dist);
   const lesson06::Launch launch{nullptr, o.threads, o.blocks};
   const char* type = o.type.c_str();
+  const std::size_t v0_grid = lesson06::v0_blocks(n, launch);
   std::printf("lesson06: the top %zu of %zu %ss, %s, seed %llu\n\n", k, n, type, o.dist.c_str(),
               static_cast<unsigned long long>(o.common.seed));
   // On the GPU: the input and its managed copy, v3's candidates (2 x 12 bytes a value), and the
@@ -446,11 +418,27 @@ int run(const Options& o, const std::string& command) {
   const std::string best = course::best_version_line(table, cpu_ms, "the CPU");
   if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n", best.c_str());
 
-  // Managed memory: v0 with its input just written by the CPU, so every page moves on demand.
   const course::TableRow* seed_row = nullptr;
   for (const course::TableRow& r : table.rows()) {
     if (r.version == "v0" && r.check == course::Check::ok) seed_row = &r;
   }
+  // The seed's grid gives each thread one value: v0 on v1's 32 blocks instead, the rest unchanged.
+  bool grid_ok = true;
+  if (seed_row != nullptr && o.blocks == 0) {
+    course::NvtxRange range("v0 on 32 blocks");
+    lesson06::Workspace<T> few(n, k, {nullptr, o.threads, lesson06::kCourseBlocks});
+    const Outcome r = time_and_check(
+        out, [] {},
+        [&] { lesson06::top_k_v0(managed_in.data(), n, k, out.values.data(), nullptr, few); },
+        o.common.reps, check_against, true, false);
+    grid_ok = r.mismatch.empty();
+    std::printf(
+        "v0 on %d blocks (v1's grid), the rest unchanged: %.4f ms (median of %d), %s; "
+        "against %.4f ms on the seed's %zu blocks\n",
+        lesson06::kCourseBlocks, r.time.median_ms, r.time.reps,
+        grid_ok ? "ok" : ("FAIL: " + r.mismatch).c_str(), seed_row->time.median_ms, v0_grid);
+  }
+  // Managed memory: v0 with its input just written by the CPU, so every page moves on demand.
   if (seed_row != nullptr) {
     course::NvtxRange range("v0 first touch");
     const course::Timing t = course::time_gpu(
@@ -486,10 +474,10 @@ int run(const Options& o, const std::string& command) {
       {{"size", course::format("k = %zu of %s %ss", k, course::size_text(n).c_str(), type)},
        {"k", std::to_string(k)},
        {"type", o.type}});
-  bool extra_ok = true;
-  if (o.seed_init) seed_init(in, k, o.common.seed, launch);
+  bool extra_ok = grid_ok;
   if (o.k_sweep) {
-    extra_ok = k_sweep(in, d_in, std::min(o.common.reps, 10), launch, l2_bytes, o.sweep_csv);
+    extra_ok =
+        extra_ok && k_sweep(in, d_in, std::min(o.common.reps, 10), launch, l2_bytes, o.sweep_csv);
   }
   return table.any_failed() || !cpu_ok || !extra_ok ? course::kExitCheckFailed : course::kExitOk;
 }

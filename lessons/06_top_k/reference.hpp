@@ -29,11 +29,20 @@
 
 namespace lesson06 {
 
-// The seed's setup: k = 10 of 10^7 ints, blocks of 256 threads, 32 blocks.
+// The seed's setup: k = 10 of 10^7 ints, blocks of 256 threads, and as many blocks as it takes to
+// give every thread one value: (N + 255) / 256, 39,063 at the seed's N (seed_blocks).
 constexpr std::size_t kSeedN = 10000000;
 constexpr std::size_t kSeedK = 10;
 constexpr int kSeedThreads = 256;
-constexpr int kSeedBlocks = 32;
+
+// The seed's grid: one thread per value.
+inline std::size_t seed_blocks(std::size_t n, int threads) {
+  return (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
+}
+
+// The course's grid for v1 and v2: 32 blocks, so that each thread's list sees many values and
+// the blocks' lists that the second launch merges are few.
+constexpr int kCourseBlocks = 32;
 
 // ---- the inputs ---------------------------------------------------------------------------------
 
@@ -173,14 +182,16 @@ std::vector<T> values_of(const std::vector<Key>& keys) {
 
 // ---- the seed's insertion list, and the O(k) merge (the GPU versions use these too) ------------
 
-// The seed's insert_value: `list` holds k keys in descending order; `key` goes in at its place,
-// unless it is below the last key or equal to a key already held, and the last key drops out.
-// So the list keeps the k largest *distinct* keys it has been given. O(k) per key.
+// The seed's insert_value, in the seed's order: `list` holds k keys in descending order; `key` is
+// dropped if it equals a key already held (a scan of all k) or is not above the last key;
+// otherwise it goes in at its place and the last key drops out. So the list keeps the k largest
+// *distinct* keys it has been given, and every key costs the scan of k, even the many that the
+// last key alone would reject.
 COURSE_HOST_DEVICE inline void insert_distinct(Key* list, int k, Key key) {
-  if (key <= list[k - 1]) return;  // below the last, or equal to it
   for (int i = 0; i < k; ++i) {
     if (list[i] == key) return;  // a duplicate
   }
+  if (key <= list[k - 1]) return;  // not above the last
   int i = k - 1;
   for (; i > 0 && list[i - 1] < key; --i)
     list[i] = list[i - 1];
@@ -207,13 +218,14 @@ COURSE_HOST_DEVICE inline void merge_top_k(const Key* a, const Key* b, int k, Ke
     out[o] = a[i] >= b[j] ? a[i++] : b[j++];
 }
 
-// How the seed's lists start. course: every slot the lowest key. seed: its `{INT_MIN}`, which
-// sets only the first slot and leaves 0 in the others, so values at or below 0 never get in.
-enum class ListStart { course, seed };
+// How a list starts. lowest: every slot the lowest key, as the seed's GPU lists start (a loop
+// stores INT_MIN in each). seed_cpu: the seed's CPU list, `{0}`, every slot 0, so a value at or
+// below 0 never gets in.
+enum class ListStart { lowest, seed_cpu };
 
 COURSE_HOST_DEVICE inline void start_list(Key* list, int k, ListStart start) {
   for (int i = 0; i < k; ++i)
-    list[i] = start == ListStart::seed && i > 0 ? kZeroKey : kLowestKey;
+    list[i] = start == ListStart::seed_cpu ? kZeroKey : kLowestKey;
 }
 
 // ---- the references -----------------------------------------------------------------------------
@@ -244,7 +256,7 @@ std::vector<T> reference_top_k_distinct(const std::vector<T>& in, std::size_t k)
 // The seed's CPU version: one insertion list over the whole input. O(n k) at worst.
 template <typename T>
 std::vector<T> seed_cpu_top_k(const std::vector<T>& in, std::size_t k,
-                              ListStart start = ListStart::course) {
+                              ListStart start = ListStart::lowest) {
   std::vector<Key> list(k);
   start_list(list.data(), static_cast<int>(k), start);
   for (const T x : in)
