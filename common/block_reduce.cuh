@@ -82,7 +82,7 @@ __device__ __forceinline__ T block_sum(T v) {
 }
 
 // Whether this block is the last of its grid to get here: for work that one block finishes once
-// every block has done its part, in the same launch (lesson 02's v7, lesson 06's radix select).
+// every block has done its part, in the same launch (lesson 02's v7, lesson 06's v4).
 // Call from every thread of the block, after the block's results are stored; every thread gets
 // the answer. `finished` starts at zero and is back at zero once the last block has passed.
 //

@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <new>
 #include <stdexcept>
@@ -26,6 +28,12 @@
 #include <vector>
 
 namespace course {
+
+// The exit statuses of every course program, GPU or CPU:
+constexpr int kExitOk = 0;            // every check passed
+constexpr int kExitCheckFailed = 1;   // a check failed (or a CUDA call failed)
+constexpr int kExitBadArguments = 2;  // bad arguments, or an n that does not fit in memory
+constexpr int kExitNoGpu = 77;  // no usable CUDA GPU: the automake "skipped", which CTest honours
 
 // The place of `name` in `names` (the names of an enum's values, in order, as a flag takes them):
 // parse_dist and the like. Throws std::invalid_argument("unknown <what> <name>") when absent.
@@ -40,6 +48,54 @@ inline std::size_t index_of(const std::vector<std::string>& names, const std::st
 class UsageError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The values of an enum as a flag names them, in the enum's order, each with a few words of help:
+// a lesson's inputs, for one. One list gives the flag its words and its help, and a value its name.
+//
+//   enum class Dist { uniform, same };
+//   const course::Names<Dist> dists = {{"uniform", "random bytes"}, {"same", "one value"}};
+//   cli.choice("--dist", &dist, dists);   // sets dist from "--dist same"
+//   dists.name(Dist::same)                // "same"
+template <typename Enum>
+class Names {
+ public:
+  struct Entry {
+    std::string name;
+    std::string help;
+  };
+  Names(std::initializer_list<Entry> entries) : entries_(entries) {}
+
+  const std::string& name(Enum value) const {
+    return entries_.at(static_cast<std::size_t>(value)).name;
+  }
+  // Throws std::invalid_argument("unknown <what> <name>") for a name that is not in the list.
+  Enum parse(const std::string& name, const std::string& what = "distribution") const {
+    return static_cast<Enum>(index_of(names(), name, what));
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const Entry& e : entries_)
+      out.push_back(e.name);
+    return out;
+  }
+  // Every value, in order: for a test that tries each input.
+  std::vector<Enum> all() const {
+    std::vector<Enum> out;
+    for (std::size_t i = 0; i < entries_.size(); ++i)
+      out.push_back(static_cast<Enum>(i));
+    return out;
+  }
+  // "uniform: random bytes; same: one value"
+  std::string help() const {
+    std::string out;
+    for (const Entry& e : entries_)
+      out += (out.empty() ? "" : "; ") + e.name + ": " + e.help;
+    return out;
+  }
+
+ private:
+  std::vector<Entry> entries_;
 };
 
 namespace detail {
@@ -215,6 +271,23 @@ class CommandLine {
     return *this;
   }
 
+  // One of an enum's named values (see Names); the help lists each with its own.
+  template <typename Enum>
+  CommandLine& choice(const std::string& name, Enum* target, const Names<Enum>& names,
+                      const std::string& lead = "") {
+    std::string joined;
+    for (const auto& c : names.names())
+      joined += (joined.empty() ? "" : "|") + c;
+    add(name, joined, lead + names.help(), names.name(*target), [=](const std::string& text) {
+      try {
+        *target = names.parse(text);
+      } catch (const std::invalid_argument&) {
+        throw UsageError(name + " must be one of " + joined + ", not '" + text + "'");
+      }
+    });
+    return *this;
+  }
+
   // Free text, such as a file name.
   CommandLine& text(const std::string& name, std::string* target, const std::string& value_name,
                     const std::string& help) {
@@ -237,6 +310,8 @@ class CommandLine {
     for (int i = 1; i < argc; ++i) {
       if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") return false;
     }
+    for (Option& o : options_)
+      o.seen = false;
     for (int i = 1; i < argc; ++i) {
       std::string arg = argv[i];
       std::string value;
@@ -252,6 +327,8 @@ class CommandLine {
         throw UsageError(arg.rfind("-", 0) == 0 ? "unknown option " + arg
                                                 : "unexpected argument '" + arg + "'");
       }
+      if (option->seen) throw UsageError(arg + " is given twice");
+      option->seen = true;
       if (option->flag != nullptr) {
         if (has_value) throw UsageError(arg + " takes no value");
         *option->flag = true;
@@ -302,6 +379,7 @@ class CommandLine {
     std::string default_text;
     std::function<void(const std::string&)> set;
     bool* flag;
+    bool seen = false;
   };
 
   void add(const std::string& name, const std::string& value_name, const std::string& help,
@@ -321,7 +399,8 @@ class CommandLine {
 };
 
 // The --only flag of a lesson program: the versions to run, by name, comma-separated ("v0,v3,CUB");
-// empty, every version.
+// empty, every version. A name also chooses the rows that start with it and a space: "v4" chooses
+// lesson 04's "v4 find" and "v4 miss" too.
 class VersionFilter {
  public:
   explicit VersionFilter(const std::string& list) {
@@ -333,7 +412,9 @@ class VersionFilter {
     }
   }
   bool chosen(const std::string& name) const {
-    return names_.empty() || std::find(names_.begin(), names_.end(), name) != names_.end();
+    const std::string first = name.substr(0, name.find(' '));
+    return names_.empty() || std::find(names_.begin(), names_.end(), name) != names_.end() ||
+           std::find(names_.begin(), names_.end(), first) != names_.end();
   }
   // The first name that is not in `known`; "" when there is none.
   std::string unknown(const std::vector<std::string>& known) const {
@@ -346,9 +427,6 @@ class VersionFilter {
  private:
   std::vector<std::string> names_;
 };
-
-// The exit status for bad arguments, shared by every course program.
-constexpr int kExitBadArguments = 2;
 
 // Prints "<program>: error: <what>" and the usage to stderr, and exits 2: for a check of the
 // arguments that parse() cannot make alone (two flags that must agree, say).
@@ -371,6 +449,17 @@ inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
   }
 }
 
+// Before any work: exits 2 with one line when `path` (the value of `flag`; "" when not given)
+// cannot be written. An existing file is left as it is; a file this made is removed again.
+inline void require_writable(const CommandLine& cli, const std::string& flag,
+                             const std::string& path) {
+  if (path.empty()) return;
+  const bool existed = static_cast<bool>(std::ifstream(path));
+  const bool writable = static_cast<bool>(std::ofstream(path, std::ios::app));
+  if (!writable) usage_error(cli, flag + ": cannot write " + path);
+  if (!existed) std::remove(path.c_str());
+}
+
 // The command as typed, with the program's short name first: "lesson01 --n 1Gi --dist same". The
 // CSVs record it, so every table says which command produced it.
 inline std::string command_text(const std::string& program, int argc, const char* const* argv) {
@@ -391,7 +480,7 @@ int run_program(const std::string& program, Body body) {
     return kExitBadArguments;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: error: %s\n", program.c_str(), e.what());
-    return 1;
+    return kExitCheckFailed;
   }
 }
 

@@ -82,6 +82,47 @@ Timing time_gpu(Run&& run, int reps, int warmups = 2, cudaStream_t stream = null
   return time_gpu([] {}, run, reps, warmups, stream, budget_ms);
 }
 
+namespace detail {
+
+// Reads `words` and writes nothing (unless their XOR is a value no buffer of 0x5A bytes gives).
+template <typename = void>
+__global__ void read_all_kernel(const uint4* words, std::size_t count, unsigned* never) {
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned x = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += stride) {
+    const uint4 w = words[i];
+    x ^= w.x ^ w.y ^ w.z ^ w.w;
+  }
+  if (x == 0x12345678u) *never = x;
+}
+
+}  // namespace detail
+
+// Empties the L2 cache of everything a timed run could reuse: an input of 40 MB would otherwise
+// sit in an H100's 50 MB L2 from the run before, and every run after the first would read it from
+// there. flush() reads a buffer twice the L2's size, so the L2 is left holding clean lines of that
+// buffer alone, and the timed run has no dirty lines to write back either.
+class L2Flush {
+ public:
+  explicit L2Flush(std::size_t l2_bytes) : words_(2 * l2_bytes / sizeof(uint4)), never_(1) {
+    words_.fill_bytes(0x5A);
+  }
+  void flush(cudaStream_t stream = nullptr) {
+    int sms = 0;
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    detail::read_all_kernel<<<sms * 8, 256, 0, stream>>>(words_.data(), words_.size(),
+                                                         never_.data());
+    CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  DeviceBuffer<uint4> words_;
+  DeviceBuffer<unsigned> never_;
+};
+
 // The whole trip a user's program makes: copy_in() (the input, host to device), then
 // run_and_copy_out() (the work, and the result back to the host), with CUDA events around both.
 // One untimed trip, then `reps` timed ones; returns the median of the whole and of the copy in,

@@ -1,10 +1,23 @@
-// Everything a lesson's main.cu needs, in one include, and the behaviour every lesson shares:
-// the standard flags, the exit statuses, the "no GPU" path and the "too big for the GPU" check.
+// The driver every lesson's main.cu runs on. A lesson says what is its own: its flags, its input,
+// its CPU references and its list of versions. The driver does the rest, the same way in every
+// lesson: the standard flags (--n, --seed, --reps, --cpu-reps, --csv, --only), the check of memory
+// and of the output path before any work, the "no GPU" exit after the CPU part, the timing of each
+// version (its output poisoned and the L2 flushed before every run, slow versions cut short), the
+// reasons a version is skipped, the table, the best-version line, the whole trip, the CSV and the
+// exit status (cli.hpp lists them).
 //
-//   0   every check passed
-//   1   a check failed (or a CUDA call failed)
-//   2   bad arguments, or an n that does not fit in memory
-//   77  no usable CUDA GPU: the CPU part ran and printed its result first
+//   course::Lesson lesson("05", "Sorting floats: ...", "floats to sort", 1024);
+//   lesson.cli().number("--threads", &threads, "threads per block", 32, 1024);  // its own flags
+//   return lesson.main(argc, argv, {"v0", "v1", "CUB"}, [&] {                  // --only's names
+//     lesson.begin("sorting 1024 floats, perm", bytes);  // the header line; the memory check
+//     ...the CPU part...; lesson.set_cpu(ms, "std::sort on one core");
+//     lesson.gpu();                                      // exits 77 here without a GPU
+//     lesson.poison([&] { out.fill_bytes(0xFF); });
+//     lesson.run_versions(title, bytes, {{"v0", "the seed's", limit, run, check}, ...});
+//     lesson.whole_trip("v8", bytes, copy_in, run_and_copy_out);
+//     lesson.write_csv("perm", {{"size", "2^10 floats"}});
+//     return lesson.finish(other_checks_ok);
+//   });
 #pragma once
 
 #include <unistd.h>
@@ -12,8 +25,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <functional>
 #include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "check.hpp"
 #include "cli.hpp"
@@ -28,86 +45,246 @@
 
 namespace course {
 
-constexpr int kExitOk = 0;
-constexpr int kExitCheckFailed = 1;
-constexpr int kExitNoGpu = 77;  // the automake convention for "skipped", which CTest honours
-
-// The flags every lesson takes.
-struct StandardOptions {
-  std::size_t n = 0;
-  std::uint64_t seed = 2024;
-  int reps = 20;
-  std::string csv;
+// A version as the driver runs it: {name, idea, limit, run, check} and, where needed, the rest.
+struct Version {
+  std::string name;                    // "v3", "CUB": what the table and --only call it
+  std::string idea;                    // its one idea, in a few words
+  std::string limit;                   // "" when it runs on this input; else why it does not
+  std::function<void()> run;           // enqueues the timed work
+  std::function<std::string()> check;  // after the timed runs: "" or what is wrong
+  std::function<void()> prepare = {};  // untimed, before each run, after the output's poison
+  std::function<void()> setup = {};    // untimed, once, before the first run
+  double bytes = 0;                    // bytes the problem must move; 0: the table's
+  std::string note = {};               // said under the table when the check passes
+  bool may_fail = false;               // it is there to show a failure (a race): not an error
 };
 
-inline void add_standard_options(CommandLine& cli, StandardOptions* options,
-                                 const std::string& n_help,
-                                 std::size_t max_n = std::numeric_limits<std::size_t>::max()) {
-  cli.number("--n", &options->n, n_help, std::size_t{1}, max_n);
-  cli.number("--seed", &options->seed, "seed of the random input");
-  cli.number("--reps", &options->reps, "timed runs per version; the median is reported", 1, 10000);
-  cli.text("--csv", &options->csv, "FILE", "also write the result table to FILE as CSV");
+// A version's median time and what its check found ("" when it passed).
+struct Outcome {
+  Timing time;
+  std::string mismatch;
+};
+
+// The names --only accepts: each of a lesson's `versions` (anything with a .name), then
+// `libraries`.
+template <typename List>
+std::vector<std::string> names_of(const List& versions, std::vector<std::string> libraries) {
+  std::vector<std::string> names;
+  for (const auto& v : versions)
+    names.push_back(v.name);
+  names.insert(names.end(), libraries.begin(), libraries.end());
+  return names;
 }
 
-// Call once the CPU part has run and printed. With a usable GPU, prints the device report and
-// returns it; without one, says so in one line and exits 77.
-inline DeviceReport require_gpu_or_exit(const std::string& program) {
-  std::string why;
-  if (!probe_gpu(&why)) {
-    std::printf("%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
-                program.c_str(), why.c_str());
-    std::exit(kExitNoGpu);
-  }
-  DeviceReport report = make_device_report();
-  std::printf("%s\n", device_report_text(report).c_str());
-  return report;
-}
+class Lesson {
+ public:
+  // A slow version stops after 3 runs once its runs add up to this.
+  static constexpr double kBudgetMs = 3000.0;
 
-// Says at once, before any work, when --n is too large: exits with status 2 and one clear line
-// when the input's `bytes` exceed what the host can hold (filling more than its physical memory
-// would end in the process being killed, or minutes of swapping), or, if there is a GPU, what
-// the GPU has free, with 64 MiB to spare for outputs and workspaces. Without a GPU only the host
-// is checked: the CPU part runs, as always.
-inline void require_memory_for(const std::string& program, std::size_t n, std::size_t bytes) {
-  const double gib = 1024.0 * 1024.0 * 1024.0;
-  auto too_large = [&](const char* where, double needed, double available) {
-    std::fprintf(stderr, "%s: error: --n %zu needs %.2f GiB of %s memory; %.2f GiB is available\n",
-                 program.c_str(), n, needed / gib, where, available / gib);
-    std::exit(kExitBadArguments);
+  struct Options {
+    std::size_t n = 0;
+    std::uint64_t seed = 2024;
+    int reps = 20;
+    int cpu_reps = 3;
+    std::string csv;
+    std::string only;
   };
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  const double physical = static_cast<double>(pages) * static_cast<double>(page_size);
-  if (pages > 0 && page_size > 0 && static_cast<double>(bytes) > 0.8 * physical) {
-    too_large("host", static_cast<double>(bytes), physical);
+
+  // `number` is "01" to "99"; `n_help` says what --n counts; `n` is its default.
+  Lesson(const Lesson&) = delete;
+  Lesson& operator=(const Lesson&) = delete;
+  Lesson(const std::string& number, const std::string& summary, const std::string& n_help,
+         std::size_t n, std::size_t max_n = std::numeric_limits<std::size_t>::max(),
+         int cpu_reps = 3)
+      : number_(number), program_("lesson" + number), cli_(program_, summary) {
+    options_.n = n;
+    options_.cpu_reps = cpu_reps;
+    cli_.number("--n", &options_.n, n_help, std::size_t{1}, max_n);
+    cli_.number("--seed", &options_.seed, "seed of the random input");
+    cli_.number("--reps", &options_.reps, "timed runs per version; the median is reported", 1,
+                10000);
+    cli_.number("--cpu-reps", &options_.cpu_reps, "timed runs of each CPU version", 1, 1000);
+    cli_.text("--csv", &options_.csv, "FILE", "also write the result table to FILE as CSV");
+    cli_.text("--only", &options_.only, "LIST",
+              "run only these versions, by name, comma-separated: v0,v3,CUB (default: all)");
   }
-  if (probe_gpu()) {
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    const std::size_t device_bytes = bytes + (std::size_t{64} << 20);
-    if (device_bytes > free_bytes) {
-      too_large("GPU", static_cast<double>(device_bytes), static_cast<double>(free_bytes));
+
+  CommandLine& cli() { return cli_; }
+  const Options& options() const { return options_; }
+  std::size_t n() const { return options_.n; }
+  int reps() const { return options_.reps; }
+  int cpu_reps() const { return options_.cpu_reps; }
+  const std::string& program() const { return program_; }
+  const std::string& command() const { return command_; }
+  const DeviceReport& report() const { return report_; }
+  bool chosen(const std::string& name) const { return VersionFilter(options_.only).chosen(name); }
+
+  // Parses the command line (exit 2 on a bad one), checks --only against `names` and that the
+  // --csv file can be written, then runs `body` and turns what it throws into one line and a
+  // status.
+  template <typename Body>
+  int main(int argc, char** argv, const std::vector<std::string>& names, Body&& body) {
+    return run_program(program_, [&] {
+      parse_or_exit(cli_, argc, argv);
+      command_ = command_text(program_, argc, argv);
+      const std::string unknown = VersionFilter(options_.only).unknown(names);
+      if (!unknown.empty()) usage_error(cli_, "--only: no version is called " + unknown);
+      require_writable(cli_, "--csv", options_.csv);
+      return body();
+    });
+  }
+
+  // Prints "lessonNN: <what>, seed S" and, before any work, exits 2 with one line when the run's
+  // `bytes` exceed what the host can hold, or what the GPU has free (less the L2 flush and 64 MiB
+  // for outputs and workspaces). Without a GPU only the host is checked: the CPU part runs.
+  void begin(const std::string& what, std::size_t bytes) {
+    std::printf("%s: %s, seed %llu\n\n", program_.c_str(), what.c_str(),
+                static_cast<unsigned long long>(options_.seed));
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    auto too_large = [&](const char* where, double needed, double available) {
+      std::fprintf(stderr,
+                   "%s: error: --n %zu needs %.2f GiB of %s memory; %.2f GiB is available\n",
+                   program_.c_str(), options_.n, needed / gib, where, available / gib);
+      std::exit(kExitBadArguments);
+    };
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGE_SIZE);
+    const double physical = static_cast<double>(pages) * static_cast<double>(page_size);
+    if (pages > 0 && page_size > 0 && static_cast<double>(bytes) > 0.8 * physical) {
+      too_large("host", static_cast<double>(bytes), physical);
+    }
+    if (probe_gpu()) {
+      std::size_t free_bytes = 0;
+      std::size_t total_bytes = 0;
+      CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+      const std::size_t device_bytes = bytes + 2 * l2_bytes() + (std::size_t{64} << 20);
+      if (device_bytes > free_bytes) {
+        too_large("GPU", static_cast<double>(device_bytes), static_cast<double>(free_bytes));
+      }
     }
   }
-}
 
-// Writes `table` to `path` as CSV, when --csv asked for it, and says so. Every lesson's CSV starts
-// with the same columns (lesson, device, cuda, command, n, dist), which the results scripts read;
-// `extra` columns follow.
-inline void write_table_csv(const ResultTable& table, const std::string& path, const char* lesson,
-                            const DeviceReport& report, const std::string& command, std::size_t n,
-                            const std::string& dist, const CsvContext& extra = {}) {
-  if (path.empty()) return;
-  CsvContext context = {{"lesson", lesson},
-                        {"device", report.props.name},
-                        {"cuda", version_text(report.runtime_version)},
-                        {"command", command},
-                        {"n", std::to_string(n)},
-                        {"dist", dist}};
-  context.insert(context.end(), extra.begin(), extra.end());
-  table.write_csv(path, context);
-  std::printf("wrote %s\n", path.c_str());
-}
+  // The CPU time the table's "vs CPU" column compares with, and its name.
+  void set_cpu(double ms, const std::string& name) {
+    cpu_ms_ = ms;
+    cpu_name_ = name;
+  }
+
+  // Call once the CPU part has run and printed. Without a usable GPU, says so in one line and
+  // exits 77; with one, prints the device report and returns it.
+  const DeviceReport& gpu() {
+    std::string why;
+    if (!probe_gpu(&why)) {
+      std::printf("%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
+                  program_.c_str(), why.c_str());
+      std::exit(kExitNoGpu);
+    }
+    report_ = make_device_report();
+    std::printf("%s\n", device_report_text(report_).c_str());
+    flush_ = std::make_unique<L2Flush>(static_cast<std::size_t>(report_.props.l2CacheSize));
+    std::printf("every timed run starts with its output poisoned and the %d MiB L2 flushed\n\n",
+                report_.props.l2CacheSize >> 20);
+    return report_;
+  }
+
+  // What poisons the outputs before every timed run, so that a version that writes nothing
+  // cannot pass on the result of the one before.
+  void poison(std::function<void()> fill) { poison_ = std::move(fill); }
+
+  // Times one version (its setup, then 2 warm-ups and `reps` runs, each after the poison, the L2
+  // flush and its prepare; 0 reps: --reps), then checks its result. A sweep passes its own budget.
+  Outcome time(const Version& v, double budget_ms = kBudgetMs, int reps = 0) {
+    NvtxRange range((v.name + " " + v.idea).c_str());
+    if (v.setup) v.setup();
+    Outcome out;
+    out.time = time_gpu(
+        [&] {
+          if (poison_) poison_();
+          flush_->flush();
+          if (v.prepare) v.prepare();
+        },
+        v.run, reps > 0 ? reps : options_.reps, 2, nullptr, budget_ms);
+    out.mismatch = v.check();
+    return out;
+  }
+
+  // Runs every version that --only chose and whose limit allows it, in order; prints the table
+  // and the line that sets the fastest version against the CPU, v0 and the libraries (rows whose
+  // name does not start with "v").
+  const ResultTable& run_versions(const std::string& title, double bytes,
+                                  const std::vector<Version>& versions) {
+    table_ = ResultTable(title, report_.copy_gbps, cpu_ms_, cpu_name_);
+    for (const Version& v : versions) {
+      const double row_bytes = v.bytes > 0 ? v.bytes : bytes;
+      const std::string why = chosen(v.name) ? v.limit : "not in --only";
+      if (!why.empty()) {
+        table_.add_skipped(v.name, v.idea, row_bytes, why);
+        continue;
+      }
+      const Outcome r = time(v);
+      const bool expected = !r.mismatch.empty() && v.may_fail;
+      if (!r.mismatch.empty() && !v.may_fail) failed_ = true;
+      table_.add_checked(v.name, v.idea, r.time, row_bytes,
+                         expected ? "as expected: " + r.mismatch : r.mismatch, v.note);
+    }
+    std::printf("%s\n", table_.text().c_str());
+    const std::string best = best_version_line(table_, cpu_ms_, "the CPU");
+    if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n\n", best.c_str());
+    return table_;
+  }
+  const ResultTable& table() const { return table_; }
+
+  // The whole trip a user's program makes with `version`: copy_in() (the input, from pageable
+  // host memory), then run_and_copy_out(); prints its line, for `bytes` copied in.
+  template <typename CopyIn, typename RunAndCopyOut>
+  void whole_trip(const char* version, double bytes, CopyIn&& copy_in,
+                  RunAndCopyOut&& run_and_copy_out) {
+    NvtxRange range("whole trip");
+    const Trip trip = time_whole_trip(copy_in, run_and_copy_out);
+    std::printf("%s\n\n", whole_trip_text(version, trip, 3, bytes).c_str());
+  }
+
+  // Writes the table to --csv's file, when asked. Every lesson's CSV starts with the same columns
+  // (lesson, device, cuda, command, n, dist), which the results scripts read; `extra` follow.
+  void write_csv(const std::string& dist, const CsvContext& extra = {}) const {
+    if (options_.csv.empty()) return;
+    CsvContext context = {{"lesson", number_},
+                          {"device", report_.props.name},
+                          {"cuda", version_text(report_.runtime_version)},
+                          {"command", command_},
+                          {"n", std::to_string(options_.n)},
+                          {"dist", dist}};
+    context.insert(context.end(), extra.begin(), extra.end());
+    table_.write_csv(options_.csv, context);
+    std::printf("wrote %s\n", options_.csv.c_str());
+  }
+
+  // The exit status: 1 when a version or any of the lesson's own checks (`others_ok`) failed.
+  int finish(bool others_ok = true) const {
+    return failed_ || !others_ok ? kExitCheckFailed : kExitOk;
+  }
+
+ private:
+  static std::size_t l2_bytes() {
+    int device = 0;
+    int bytes = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
+    return static_cast<std::size_t>(bytes);
+  }
+
+  std::string number_;
+  std::string program_;
+  CommandLine cli_;
+  Options options_;
+  std::string command_;
+  DeviceReport report_{};
+  std::unique_ptr<L2Flush> flush_;
+  std::function<void()> poison_;
+  double cpu_ms_ = 0;
+  std::string cpu_name_;
+  ResultTable table_{"", 0, 0, ""};
+  bool failed_ = false;
+};
 
 }  // namespace course

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Runs every lesson's benchmarks on this machine's GPU, then regenerates everything measured: the
-CSVs and logs under docs/results/<gpu>/, every generated table and figure in the Markdown files
-(scripts/results.py), and every lesson's charts (scripts/plot.py).
+"""Runs every lesson's benchmarks on this machine's GPU (the runs each lessons/*/bench.json lists),
+then regenerates everything measured: the CSVs and logs under docs/results/<gpu>/, every
+generated table and figure in the Markdown files (scripts/results.py), and every lesson's charts
+(scripts/plot.py).
 
     cmake --preset default && cmake --build --preset default
     python3 scripts/bench.py                     # every lesson, then the tables and charts
@@ -25,6 +26,7 @@ Exit status: 0 when every job ran and passed its checks, 1 otherwise, 2 for bad 
 
 import argparse
 import glob
+import json
 import os
 import re
 import subprocess
@@ -34,87 +36,31 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
 
-# Every lesson's runs: (lesson, log file stem, program, arguments[, the exit status it must give,
-# when not 0]). A run that writes a CSV says so with --csv; its log is the program's output.
-JOBS = [
-    ("01", "lesson01_100MiB_uniform", "lesson01",
-     "--n 100Mi --dist uniform --reps 100 --csv lesson01_100MiB_uniform.csv"),
-    ("01", "lesson01_100MiB_same", "lesson01",
-     "--n 100Mi --dist same --reps 100 --csv lesson01_100MiB_same.csv"),
-    ("01", "lesson01_100MiB_skewed", "lesson01",
-     "--n 100Mi --dist skewed --reps 100 --csv lesson01_100MiB_skewed.csv"),
-    ("01", "lesson01_1GiB_uniform", "lesson01",
-     "--n 1Gi --dist uniform --reps 100 --csv lesson01_1GiB_uniform.csv"),
-    ("01", "lesson01_1GiB_same", "lesson01",
-     "--n 1Gi --dist same --reps 100 --csv lesson01_1GiB_same.csv"),
-    ("01", "lesson01_grid_sweep", "lesson01", "--grid-sweep"),
-    # One value 2^32 + 2^20 + 3 times: the seed's 32-bit counters wrap, so this run exits 1.
-    ("01", "lesson01_overflow", "lesson01",
-     "--n 2^32+2^20+3 --dist same --reps 3 --cpu-reps 1 --show-overflow", 1),
-    ("01", "lesson01_cpu", "lesson01_cpu", "--reps 5"),
-    ("02", "lesson02_float_225", "lesson02",
-     "--type float --n 2^25 --reps 100 --csv lesson02_float_225.csv"),
-    ("02", "lesson02_float_228", "lesson02",
-     "--type float --n 2^28 --reps 100 --csv lesson02_float_228.csv"),
-    ("02", "lesson02_int_222", "lesson02",
-     "--type int --n 2^22 --reps 100 --csv lesson02_int_222.csv"),
-    ("02", "lesson02_int_228", "lesson02",
-     "--type int --n 2^28 --reps 100 --csv lesson02_int_228.csv"),
-    ("02", "lesson02_sweep", "lesson02", "--sweep"),
-    ("02", "lesson02_cpu", "lesson02_cpu", "--reps 5"),
-    ("03", "lesson03_33mi", "lesson03", "--reps 100 --show-race --csv lesson03_33mi.csv"),
-    ("03", "lesson03_228", "lesson03", "--n 2^28 --reps 100 --csv lesson03_228.csv"),
-    ("03", "lesson03_uniform", "lesson03", "--dist uniform --reps 20"),
-    ("03", "lesson03_lock_sweep", "lesson03", "--lock-sweep --reps 20"),
-    ("03", "lesson03_cpu", "lesson03_cpu", "--reps 5"),
-    ("04", "lesson04_25mi", "lesson04",
-     "--show-race --bucket-sweep --load-sweep --reps 20 --csv lesson04_25mi.csv"),
-    ("04", "lesson04_dups", "lesson04", "--dist dups --reps 20 --cpu-reps 1 --csv lesson04_dups.csv"),
-    ("04", "lesson04_dups_book_hash", "lesson04", "--dist dups --book-hash --reps 5 --cpu-reps 1"),
-    ("04", "lesson04_cpu", "lesson04_cpu", "--reps 1"),
-    ("05", "lesson05_1024", "lesson05", "--reps 50 --seed-compare --csv lesson05_1024.csv"),
-    ("05", "lesson05_16mi", "lesson05",
-     "--n 2^24 --dist uniform --reps 20 --cpu-reps 1 --csv lesson05_16mi.csv"),
-    ("05", "lesson05_16mi_special", "lesson05",
-     "--n 2^24 --dist special --reps 10 --cpu-reps 1 --only v8,Thrust,CUB"),
-    ("05", "lesson05_sweep", "lesson05",
-     "--n 2^16 --dist uniform --reps 3 --cpu-reps 3 --sweep --sweep-max 2^21 "
-     "--csv lesson05_64ki.csv"),
-    ("05", "lesson05_cpu", "lesson05_cpu", ""),
-    ("06", "lesson06_k10", "lesson06", "--k 10 --reps 50 --csv lesson06_k10.csv"),
-    ("06", "lesson06_k100", "lesson06", "--k 100 --reps 50 --csv lesson06_k100.csv"),
-    ("06", "lesson06_k1024", "lesson06", "--k 1024 --reps 50 --csv lesson06_k1024.csv"),
-    ("06", "lesson06_k16384", "lesson06", "--k 16384 --reps 50 --csv lesson06_k16384.csv"),
-    ("06", "lesson06_float_dups", "lesson06",
-     "--k 1024 --type float --dist dups --reps 20 --csv lesson06_float_dups.csv"),
-    ("06", "lesson06_sweep", "lesson06",
-     "--k 10 --reps 10 --cpu-reps 1 --k-sweep --sweep-csv lesson06_sweep.csv"),
-    ("06", "lesson06_cpu", "lesson06_cpu", ""),
-    ("06", "lesson06_cpu_k48", "lesson06_cpu", "--k 48"),
-    ("06", "lesson06_cpu_dups", "lesson06_cpu", "--dist dups"),
-    ("06", "lesson06_cpu_seed_init", "lesson06_cpu", "--dist equal --seed-init"),
-    ("06", "lesson06_torch", "python3", "{root}/scripts/topk_torch.py --csv lesson06_torch.csv"),
-]
 
-# Every lesson's charts: (lesson, file, title, the CSVs of its bars). plot.py --curve draws a
-# time-against-size chart from a sweep's CSV instead.
-CHARTS = [
-    ("01", "lesson01.png", "Lesson 01: a 256-bin histogram of bytes",
-     ["lesson01_100MiB_uniform.csv", "lesson01_100MiB_same.csv", "lesson01_100MiB_skewed.csv",
-      "lesson01_1GiB_same.csv", "lesson01_1GiB_uniform.csv"]),
-    ("02", "lesson02.png", "Lesson 02: the sum of n numbers",
-     ["lesson02_int_222.csv", "lesson02_float_225.csv", "lesson02_float_228.csv",
-      "lesson02_int_228.csv"]),
-    ("03", "lesson03.png", "Lesson 03: the dot product", ["lesson03_33mi.csv", "lesson03_228.csv"]),
-    ("04", "lesson04.png", "Lesson 04: the GPU hash table (26Mi keys, load factor 0.5)",
-     ["lesson04_25mi.csv", "lesson04_dups.csv"]),
-    ("05", "lesson05.png", "Lesson 05: sorting floats on the H100 (effective GB/s)",
-     ["lesson05_1024.csv", "lesson05_64ki.csv", "lesson05_16mi.csv"]),
-    ("06", "lesson06.png", "Lesson 06: the top k of 10^7 ints (effective GB/s: the input read once)",
-     ["lesson06_k10.csv", "lesson06_k100.csv", "lesson06_k1024.csv", "lesson06_k16384.csv"]),
-    ("06", "lesson06_k.png", "Lesson 06: time against k, 10^7 ints (--k-sweep)",
-     ["--curve", "lesson06_sweep.csv"]),
-]
+
+def lesson_plans():
+    """Each lesson's runs and charts, from its folder's bench.json:
+        {"name": "top-k",
+         "runs": [{"log": "lesson06_k10", "program": "lesson06", "args": "--k 10 --csv ...",
+                   "status": 1, "why": "..."}],   # status (default 0): the exit the run must give
+         "charts": [{"file": "lesson06.png", "title": "...", "csvs": ["lesson06_k10.csv"]}]}
+    A run that writes a CSV says so with --csv; its log is the program's output. A chart whose
+    csvs start with "--curve" draws a time-against-size chart from a sweep's CSV (plot.py)."""
+    plans = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "bench.json"))):
+        number = os.path.basename(os.path.dirname(path))[:2]
+        with open(path) as f:
+            plans[number] = json.load(f)
+    return plans
+
+
+PLANS = lesson_plans()
+# (lesson, log file stem, program, arguments, the exit status it must give)
+JOBS = [(lesson, r["log"], r["program"], r["args"], r.get("status", 0))
+        for lesson, plan in PLANS.items() for r in plan["runs"]]
+# (lesson, file, title, the CSVs of its bars)
+CHARTS = [(lesson, c["file"], c["title"], c["csvs"])
+          for lesson, plan in PLANS.items() for c in plan.get("charts", [])]
 
 
 def gpu_folder():

@@ -42,6 +42,8 @@ Only the Python standard library is used, so `check` runs wherever the tests do.
 """
 
 import csv
+import glob
+import json
 import os
 import re
 import sys
@@ -168,8 +170,16 @@ def summary_table(paths):
     return "\n".join(out) + "\n"
 
 
-LESSON_NAMES = {"01": "atomics histogram", "02": "reduce", "03": "lock dot product",
-                "04": "GPU hash table", "05": "bubble sort", "06": "top-k"}
+def lesson_names():
+    """Each lesson's short name, from the "name" of its folder's bench.json."""
+    names = {}
+    for path in glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "bench.json")):
+        with open(path) as f:
+            names[os.path.basename(os.path.dirname(path))[:2]] = json.load(f).get("name", "")
+    return names
+
+
+LESSON_NAMES = lesson_names()
 
 
 def glance_table(paths):

@@ -93,6 +93,31 @@ TEST_CASE("CommandLine sets options given either way and leaves the rest at thei
   CHECK_FALSE(cli.parse(4, help));  // --help wins, and nothing else is checked
 }
 
+TEST_CASE("Names gives a flag its words, its help and a value its name", "[cli]") {
+  enum class Shape { round, square };
+  const course::Names<Shape> shapes = {{"round", "a circle"}, {"square", "four sides"}};
+  CHECK(shapes.name(Shape::square) == "square");
+  CHECK(shapes.parse("round") == Shape::round);
+  CHECK_THROWS_AS(shapes.parse("oval"), std::invalid_argument);
+  CHECK(shapes.all() == std::vector<Shape>{Shape::round, Shape::square});
+  CHECK(shapes.help() == "round: a circle; square: four sides");
+  Shape shape = Shape::round;
+  course::CommandLine cli("prog", "summary");
+  cli.choice("--shape", &shape, shapes);
+  const char* args[] = {"prog", "--shape", "square"};
+  REQUIRE(cli.parse(3, args));
+  CHECK(shape == Shape::square);
+  const char* bad[] = {"prog", "--shape", "oval"};
+  std::string message;
+  try {
+    cli.parse(3, bad);
+  } catch (const course::UsageError& e) {
+    message = e.what();
+  }
+  CHECK(message == "--shape must be one of round|square, not 'oval'");
+  CHECK(contains(cli.usage(), "--shape round|square"));
+}
+
 TEST_CASE("CommandLine rejects bad command lines with a message naming the option", "[cli]") {
   std::size_t n = 7;
   int reps = 3;
@@ -121,6 +146,8 @@ TEST_CASE("CommandLine rejects bad command lines with a message naming the optio
   CHECK(contains(message_for({"--reps", "51"}), "--reps must be a whole number from 1 to 50"));
   CHECK(contains(message_for({"--dist", "zipf"}), "--dist must be one of uniform|same"));
   CHECK(contains(message_for({"--flag=1"}), "--flag takes no value"));
+  CHECK(contains(message_for({"--n", "5", "--n=6"}), "--n is given twice"));
+  CHECK(contains(message_for({"--flag", "--flag"}), "--flag is given twice"));
   CHECK(contains(cli.usage(), "--dist uniform|same"));
   CHECK(contains(cli.usage(), "(default 7)"));
 }
@@ -270,6 +297,19 @@ TEST_CASE("ResultTable computes GB/s, % of copy and speedup, and marks skipped r
 
   table.add({"v3", "broken", t, 1.0, course::Check::fail, "off by one"});
   CHECK(table.any_failed());
+}
+
+TEST_CASE("the best-version line compares first operations: v0, the libraries", "[table]") {
+  course::ResultTable table("t", 1000.0, 10.0, "the CPU");
+  const auto time = [](double ms) { return course::Timing{ms, ms, ms, 1}; };
+  table.add_checked("v0", "seed", time(2.0), 1e6, "");
+  table.add_checked("v1", "better", time(1.0), 1e6, "");
+  table.add_checked("v2", "wrong", time(0.1), 1e6, "2 bins wrong");
+  table.add_checked("v1 find", "a second operation", time(0.05), 1e6, "");
+  table.add_checked("CUB", "library", time(0.5), 1e6, "");
+  table.add_checked("Thr find", "a library's second operation", time(0.01), 1e6, "");
+  const std::string line = course::best_version_line(table, 10.0, "the CPU");
+  CHECK(line == "best version v1, 1.0000 ms: 10.0x the CPU's speed, 2.0x v0's, 0.50x CUB's");
 }
 
 TEST_CASE("format fills a std::string like printf", "[table]") {

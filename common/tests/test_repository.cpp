@@ -1,5 +1,6 @@
 // The repository's shape, checked on every build: each lessons/NN_* folder has the files and
-// write-up sections of the lesson contract (LESSONS.md), and its exercises/ and solutions/ twins.
+// write-up sections of the lesson contract (docs/authoring.md), and its exercises/ and solutions/
+// twins.
 // A half-built lesson fails here, on the CPU, before anyone runs it.
 #include <algorithm>
 #include <cctype>
@@ -45,10 +46,11 @@ std::vector<std::string> headings(const std::string& markdown) {
 
 // Everything the contract asks of the lessons under `root`; empty when all is in place.
 std::vector<std::string> contract_problems(const fs::path& root) {
-  const std::vector<std::string> lesson_files = {"README.md",    "main.cu",       "cpu.cpp",
-                                                 "kernels.cuh",  "reference.hpp", "test.cu",
-                                                 "exercises.md", "CMakeLists.txt"};
-  // The write-up's sections, each found by a phrase of its heading (LESSONS.md, "The write-up").
+  const std::vector<std::string> lesson_files = {"README.md",    "main.cu",        "cpu.cpp",
+                                                 "kernels.cuh",  "reference.hpp",  "test.cu",
+                                                 "exercises.md", "CMakeLists.txt", "bench.json"};
+  // The write-up's sections, each found by a phrase of its heading (docs/authoring.md, "The
+  // write-up").
   const std::vector<std::vector<std::string>> sections = {{"what you will learn"},
                                                           {"the problem"},
                                                           {"version 0", "v0"},
@@ -218,8 +220,8 @@ TEST_CASE("the contract check catches a half-built lesson", "[repository]") {
   CHECK(problems.find("not_a_lesson") == std::string::npos);
 
   // Completing the lesson clears every problem.
-  for (const char* f :
-       {"cpu.cpp", "kernels.cuh", "reference.hpp", "test.cu", "exercises.md", "CMakeLists.txt"}) {
+  for (const char* f : {"cpu.cpp", "kernels.cuh", "reference.hpp", "test.cu", "exercises.md",
+                        "CMakeLists.txt", "bench.json"}) {
     write_file(root / "lessons/99_fake" / f, "x\n");
   }
   write_file(root / "lessons/99_fake/main.cu", "// nvcc -O3 main.cu\n");

@@ -19,23 +19,25 @@ int run(int argc, char** argv) {
   std::uint64_t seed = 2024;
   int reps = 5;
   std::string dist = "all";
+  std::vector<std::string> all_dists = lesson01::dists().names();
+  all_dists.insert(all_dists.begin(), "all");
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson01_cpu", "Histogram of n bytes on the CPU, three ways.");
   cli.number("--n", &n, "bytes to count", std::size_t{1})
       .number("--seed", &seed, "seed of the random input")
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
-      .choice("--dist", &dist, {"all", "uniform", "same", "skewed"}, "input bytes")
+      .choice("--dist", &dist, all_dists, "input bytes: all, or one of the lesson's")
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);
 
-  const std::vector<std::string> dists = dist == "all"
-                                             ? std::vector<std::string>{"uniform", "same", "skewed"}
-                                             : std::vector<std::string>{dist};
+  const std::vector<lesson01::Dist> dists =
+      dist == "all" ? lesson01::dists().all()
+                    : std::vector<lesson01::Dist>{lesson01::dists().parse(dist)};
   std::printf("lesson01_cpu: histogram of %zu bytes, seed %llu, median of %d runs\n\n", n,
               static_cast<unsigned long long>(seed), reps);
   std::printf("%-10s %-36s %10s %8s\n", "input", "version", "ms", "GB/s");
   bool agree = true;
-  for (const std::string& d : dists) {
+  for (const lesson01::Dist d : dists) {
     const std::vector<std::uint8_t> input = lesson01::make_input(n, d, seed);
     lesson01::Histogram loop{}, unrolled{}, threaded{};
     const course::Timing t_loop =
@@ -49,8 +51,8 @@ int run(int argc, char** argv) {
     for (const auto& [name, t] : {std::pair<std::string, course::Timing>{"the seed's loop", t_loop},
                                   {"one thread, 4 sub-histograms", t_unrolled},
                                   {threaded_name, t_threaded}}) {
-      std::printf("%-10s %-36s %10.3f %8.2f\n", d.c_str(), name.c_str(), t.median_ms,
-                  static_cast<double>(n) / (t.median_ms * 1e6));
+      std::printf("%-10s %-36s %10.3f %8.2f\n", lesson01::dists().name(d).c_str(), name.c_str(),
+                  t.median_ms, static_cast<double>(n) / (t.median_ms * 1e6));
     }
   }
   std::printf("\nthe three versions %s\n", agree ? "agree on every input" : "DISAGREE");

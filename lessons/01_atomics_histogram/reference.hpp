@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli.hpp"
 #include "inputs.hpp"
 
 namespace lesson01 {
@@ -31,11 +32,19 @@ inline std::uint8_t same_value(std::uint64_t seed) {
 //   skewed   Zipf's law, the shape of letter and word frequencies in text: the r-th most common
 //            value has probability proportional to 1/r, so the top value is 16% of the bytes and
 //            the top 8 are 44%. Which byte value gets which rank is shuffled by the seed.
-inline std::vector<std::uint8_t> make_input(std::size_t n, const std::string& dist,
-                                            std::uint64_t seed) {
-  if (dist == "uniform") return course::random_bytes(n, seed);
-  if (dist == "same") return std::vector<std::uint8_t>(n, same_value(seed));
-  if (dist != "skewed") throw std::invalid_argument("unknown distribution " + dist);
+enum class Dist { uniform, same, skewed };
+
+inline const course::Names<Dist>& dists() {
+  static const course::Names<Dist> names = {
+      {"uniform", "random bytes"},
+      {"same", "every byte the same value"},
+      {"skewed", "Zipf, like text: the top value 16% of the bytes"}};
+  return names;
+}
+
+inline std::vector<std::uint8_t> make_input(std::size_t n, Dist dist, std::uint64_t seed) {
+  if (dist == Dist::uniform) return course::random_bytes(n, seed);
+  if (dist == Dist::same) return std::vector<std::uint8_t>(n, same_value(seed));
 
   // Rank r (0-based) gets value rank_value[r]: a seeded Fisher-Yates shuffle of 0..255.
   std::array<std::uint8_t, kBins> rank_value{};

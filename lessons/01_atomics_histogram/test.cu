@@ -15,7 +15,6 @@ namespace {
 using lesson01::Histogram;
 using lesson01::kBins;
 
-const std::vector<std::string> kDists = {"uniform", "same", "skewed"};
 const std::vector<std::size_t> kSizes = {1, 2, 31, 32, 33, 255, 256, 257, 4097, 1000003};
 
 // The oracle: count each of the 256 values on its own, with std::count.
@@ -69,9 +68,9 @@ Histogram run_cub(const std::uint8_t* d_data, std::size_t n) {
 // ---- the CPU ------------------------------------------------------------------------------------
 
 TEST_CASE("the CPU histograms agree with counting each value on its own", "[cpu]") {
-  const std::string dist = GENERATE(as<std::string>{}, "uniform", "same", "skewed");
+  const lesson01::Dist dist = GENERATE(from_range(lesson01::dists().all()));
   const std::size_t n = GENERATE(as<std::size_t>{}, 0, 1, 2, 3, 5, 31, 33, 255, 257, 4097, 100003);
-  CAPTURE(dist, n);
+  CAPTURE(lesson01::dists().name(dist), n);
   const std::vector<std::uint8_t> data = lesson01::make_input(n, dist, course::test::seed());
   const Histogram expected = count_each_value(data);
   CHECK(lesson01::histogram_cpu_loop(data.data(), n) == expected);
@@ -87,7 +86,7 @@ TEST_CASE("the inputs: same is one non-zero value, skewed follows Zipf, seeds ma
   const std::size_t n = 1 << 20;
   CAPTURE(seed);
 
-  const std::vector<std::uint8_t> same = lesson01::make_input(n, "same", seed);
+  const std::vector<std::uint8_t> same = lesson01::make_input(n, lesson01::Dist::same, seed);
   CHECK(lesson01::same_value(seed) != 0);
   CHECK(std::all_of(same.begin(), same.end(),
                     [&](std::uint8_t b) { return b == lesson01::same_value(seed); }));
@@ -95,21 +94,21 @@ TEST_CASE("the inputs: same is one non-zero value, skewed follows Zipf, seeds ma
   // Zipf over 256 ranks: the top value has probability 1 / H(256) = 0.1632, the second half of
   // that; the bottom one 1 / (256 H(256)), so every value appears in a million draws.
   Histogram skewed =
-      lesson01::histogram_cpu_loop(lesson01::make_input(n, "skewed", seed).data(), n);
+      lesson01::histogram_cpu_loop(lesson01::make_input(n, lesson01::Dist::skewed, seed).data(), n);
   std::sort(skewed.begin(), skewed.end(), std::greater<>());
   CHECK(static_cast<double>(skewed[0]) / n == course::test::Approx(0.1632).margin(0.003));
   CHECK(static_cast<double>(skewed[1]) / n == course::test::Approx(0.0816).margin(0.002));
   CHECK(skewed[kBins - 1] > 0);
 
-  const Histogram uniform =
-      lesson01::histogram_cpu_loop(lesson01::make_input(n, "uniform", seed).data(), n);
+  const Histogram uniform = lesson01::histogram_cpu_loop(
+      lesson01::make_input(n, lesson01::Dist::uniform, seed).data(), n);
   CHECK(*std::min_element(uniform.begin(), uniform.end()) > n / 256 / 2);
 
-  for (const std::string& dist : {std::string("uniform"), std::string("skewed")}) {
+  for (const lesson01::Dist dist : {lesson01::Dist::uniform, lesson01::Dist::skewed}) {
     CHECK(lesson01::make_input(1000, dist, seed) == lesson01::make_input(1000, dist, seed));
     CHECK(lesson01::make_input(1000, dist, seed) != lesson01::make_input(1000, dist, seed + 1));
   }
-  REQUIRE_THROWS(lesson01::make_input(10, "zipf", seed));
+  REQUIRE_THROWS(lesson01::dists().parse("zipf"));
 }
 
 TEST_CASE("histogram_of_values counts values below num_bins and nothing else", "[cpu]") {
@@ -126,32 +125,32 @@ TEST_CASE("histogram_of_values counts values below num_bins and nothing else", "
 // ---- the GPU ------------------------------------------------------------------------------------
 
 TEST_CASE("every version counts every size exactly", "[gpu]") {
-  const std::string dist = GENERATE(as<std::string>{}, "uniform", "same", "skewed");
+  const lesson01::Dist dist = GENERATE(from_range(lesson01::dists().all()));
   for (std::size_t n : kSizes) {
     const std::vector<std::uint8_t> data = lesson01::make_input(n, dist, course::test::seed() + n);
     const Histogram expected = lesson01::histogram_cpu_loop(data.data(), n);
     const course::DeviceBuffer<std::uint8_t> d_data(data);
     for (const lesson01::Version& v : lesson01::versions()) {
-      INFO(v.name << " " << v.idea << ", " << dist << ", n = " << n);
+      INFO(v.name << " " << v.idea << ", " << lesson01::dists().name(dist) << ", n = " << n);
       CHECK(course::test::mismatch(run_version(v, d_data.data(), n), expected) == "");
     }
-    INFO("CUB, " << dist << ", n = " << n);
+    INFO("CUB, " << lesson01::dists().name(dist) << ", n = " << n);
     CHECK(course::test::mismatch(run_cub<unsigned int>(d_data.data(), n), expected) == "");
     CHECK(course::test::mismatch(run_cub<unsigned long long>(d_data.data(), n), expected) == "");
   }
 }
 
 TEST_CASE("every version counts a large input exactly", "[gpu]") {
-  const std::string dist = GENERATE(as<std::string>{}, "uniform", "same", "skewed");
+  const lesson01::Dist dist = GENERATE(from_range(lesson01::dists().all()));
   const std::size_t n = (std::size_t{1} << 26) + 5;  // 64 MiB, and not a multiple of 16
   const std::vector<std::uint8_t> data = lesson01::make_input(n, dist, course::test::seed());
   const Histogram expected = lesson01::histogram_cpu_threads(data.data(), n);
   const course::DeviceBuffer<std::uint8_t> d_data(data);
   for (const lesson01::Version& v : lesson01::versions()) {
-    INFO(v.name << " " << v.idea << ", " << dist);
+    INFO(v.name << " " << v.idea << ", " << lesson01::dists().name(dist));
     CHECK(course::test::mismatch(run_version(v, d_data.data(), n), expected) == "");
   }
-  INFO("CUB, " << dist);
+  INFO("CUB, " << lesson01::dists().name(dist));
   CHECK(course::test::mismatch(run_cub<unsigned int>(d_data.data(), n), expected) == "");
 }
 
@@ -160,7 +159,7 @@ TEST_CASE("every version accepts any start address", "[gpu]") {
   // its unaligned head and tail counted one byte at a time.
   const std::size_t capacity = 5000;
   const std::vector<std::uint8_t> data =
-      lesson01::make_input(capacity, "skewed", course::test::seed());
+      lesson01::make_input(capacity, lesson01::Dist::skewed, course::test::seed());
   const course::DeviceBuffer<std::uint8_t> d_data(data);
   for (std::size_t offset = 0; offset < 16; ++offset) {
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{17},
@@ -180,7 +179,8 @@ TEST_CASE("every version is exact for any grid size, run after run", "[gpu]") {
   // give each block more bytes, large ones more blocks merging at once.
   const std::size_t n = 1000003;
   const std::size_t offset = 3;  // and an unaligned start
-  const std::vector<std::uint8_t> data = lesson01::make_input(n, "skewed", course::test::seed());
+  const std::vector<std::uint8_t> data =
+      lesson01::make_input(n, lesson01::Dist::skewed, course::test::seed());
   const Histogram expected = lesson01::histogram_cpu_loop(data.data() + offset, n - offset);
   const course::DeviceBuffer<std::uint8_t> d_data(data);
   for (int blocks : {1, 3, 1000, 0}) {

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cli.hpp"
 #include "inputs.hpp"
 
 namespace lesson02 {
@@ -24,10 +25,11 @@ namespace lesson02 {
 //             float result can be checked bit for bit, like an int one.
 enum class Dist { uniform, integers };
 
-inline Dist parse_dist(const std::string& name) {
-  if (name == "uniform") return Dist::uniform;
-  if (name == "integers") return Dist::integers;
-  throw std::invalid_argument("unknown distribution " + name);
+inline const course::Names<Dist>& dists() {
+  static const course::Names<Dist> names = {
+      {"uniform", "floats in [-1, 1) or ints in [-8, 8]"},
+      {"integers", "whole numbers in [-8, 8] as floats, whose float sum is exact in any order"}};
+  return names;
 }
 
 // Element i of the input named by (seed, dist): a pure function, on the CPU or the GPU.

@@ -116,7 +116,7 @@ TEST_CASE("the inputs: ranges, whole numbers, determinism", "[cpu]") {
         lesson02::make_input<float>(1000, Dist::uniform, seed));
   CHECK(lesson02::make_input<float>(1000, Dist::uniform, seed) !=
         lesson02::make_input<float>(1000, Dist::uniform, seed + 1));
-  REQUIRE_THROWS(lesson02::parse_dist("gaussian"));
+  REQUIRE_THROWS(lesson02::dists().parse("gaussian"));
 }
 
 TEST_CASE("the float bound holds for a tree sum and is tighter than n roundings", "[cpu]") {

@@ -17,22 +17,19 @@ namespace {
 int run(int argc, char** argv) {
   std::size_t n = std::size_t{33} << 20;
   std::uint64_t seed = 2024;
-  std::string dist_name = "seed";
+  lesson03::Dist dist = lesson03::Dist::seed;
   int reps = 5;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson03_cpu", "The dot product of two float arrays on the CPU.");
   cli.number("--n", &n, "elements of each array", std::size_t{1})
       .number("--seed", &seed, "seed of the random input")
-      .choice("--dist", &dist_name, {"seed", "uniform", "integers"},
-              "seed: the book's a[i] = i, b[i] = 2i; uniform: floats in [-1, 1); integers: whole "
-              "numbers in [-4, 4]")
+      .choice("--dist", &dist, lesson03::dists())
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);
-  const lesson03::Dist dist = lesson03::parse_dist(dist_name);
   const lesson03::Inputs in = lesson03::make_inputs(n, dist, seed);
   std::printf("lesson03_cpu: dot product of two arrays of %zu floats, %s, median of %d runs\n\n", n,
-              dist_name.c_str(), reps);
+              lesson03::dists().name(dist).c_str(), reps);
 
   float in_float = 0;
   lesson03::Reference ref;

@@ -5,6 +5,7 @@
 // folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -lcublas -o lesson03
 #include <cstdio>
+#include <functional>
 #include <set>
 #include <string>
 #include <thread>
@@ -16,43 +17,86 @@
 
 namespace {
 
-constexpr double kBudgetMs = 3000.0;  // per version: stop after 3 runs when they are this slow
-
 struct Options {
-  course::StandardOptions common;
-  std::string dist = "seed";
+  lesson03::Dist dist = lesson03::Dist::seed;
   int blocks = 0;
   int runs = 10;
-  int cpu_reps = 3;
   bool show_race = false;
   bool lock_sweep = false;
 };
 
-Options parse(int argc, char** argv) {
-  Options o;
-  o.common.n = std::size_t{33} << 20;  // the book's N = 33 * 1024 * 1024
-  course::CommandLine cli(
-      "lesson03", "The dot product of two float arrays: the CPU, every GPU version and cuBLAS.");
-  course::add_standard_options(cli, &o.common, "elements of each array");
-  cli.choice("--dist", &o.dist, {"seed", "uniform", "integers"},
-             "seed: the book's a[i] = i, b[i] = 2i; uniform: floats in [-1, 1); integers: whole "
-             "numbers in [-4, 4]");
-  cli.number("--blocks", &o.blocks,
+void add_options(course::CommandLine& cli, Options* o) {
+  cli.choice("--dist", &o->dist, lesson03::dists());
+  cli.number("--blocks", &o->blocks,
              "grid of v1a to v3 (0: as many blocks as the GPU holds at once)", 0,
              lesson03::kMaxBlocks);
-  cli.number("--runs", &o.runs, "runs of each version for counting its different results", 1, 1000);
-  cli.number("--cpu-reps", &o.cpu_reps, "timed runs of each CPU version", 1, 1000);
-  cli.flag("--show-race", &o.show_race,
+  cli.number("--runs", &o->runs, "runs of each version for counting its different results", 1,
+             1000);
+  cli.flag("--show-race", &o->show_race,
            "run the seed's lock (v0) 20 times at grids of 32 blocks to 8 per SM, on the seed's "
            "input, and count the wrong results; the same with the sum read from L2, and for v1a");
-  cli.flag("--lock-sweep", &o.lock_sweep,
+  cli.flag("--lock-sweep", &o->lock_sweep,
            "time v1a, v1b and v2 at grids of 32 to 8192 blocks (exercise 3)");
-  course::parse_or_exit(cli, argc, argv);
-  return o;
 }
 
 std::string show(double value) {
   return course::format("%.9g", value);
+}
+
+// The CPU: the reference (every core, in double), and one loop in float.
+lesson03::Reference run_cpu(course::Lesson& lesson, const lesson03::Inputs& in,
+                            lesson03::Dist dist) {
+  const std::size_t n = in.a.size();
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  lesson03::Reference ref;
+  float in_float = 0;
+  course::NvtxRange range("CPU");
+  const course::Timing parallel =
+      course::time_cpu([&] { ref = lesson03::reference_dot(in.a.data(), in.b.data(), n, threads); },
+                       lesson.cpu_reps(), 1);
+  const course::Timing loop =
+      course::time_cpu([&] { in_float = lesson03::dot_in_float(in.a.data(), in.b.data(), n); },
+                       lesson.cpu_reps(), 1);
+  const double gb = static_cast<double>(2 * n * sizeof(float)) / 1e9;
+  std::printf("CPU, %2u threads, in double: %10.3f ms  %7.2f GB/s  dot %s\n", threads,
+              parallel.median_ms, gb / (parallel.median_ms / 1e3), show(ref.dot).c_str());
+  std::printf("CPU, one loop in float:     %10.3f ms  %7.2f GB/s  dot %s (relative error %.2g)\n",
+              loop.median_ms, gb / (loop.median_ms / 1e3), show(in_float).c_str(),
+              std::fabs(in_float - ref.dot) / std::fabs(ref.dot));
+  if (dist == lesson03::Dist::seed) {
+    const double closed = lesson03::seed_closed_form(n);
+    std::printf(
+        "the book's check, 2 sum i^2 = %s; the float arrays' own dot product differs from it by "
+        "%.2g (relative)%s\n",
+        show(closed).c_str(), std::fabs(ref.dot - closed) / closed,
+        n > (std::size_t{1} << 24) ? ",\nbecause float(i) is not i past 2^24" : "");
+  }
+  std::printf("\n");
+  lesson.set_cpu(parallel.median_ms, course::format("the CPU with %u threads", threads));
+  return ref;
+}
+
+// A version's result: its float, the bound it was held to, and how many different results it
+// gave in --runs more runs.
+struct Result {
+  std::string name;
+  float got;
+  double bound;
+  std::size_t distinct;
+};
+
+void print_results(const std::vector<Result>& results, double dot, int runs) {
+  std::printf("%-8s %-16s %-12s %-14s %-12s %s\n", "version", "result", "bits", "rel. error",
+              "error/bound", course::format("different results in %d runs", runs).c_str());
+  for (const Result& r : results) {
+    const double error = static_cast<double>(r.got) - dot;
+    std::printf("%-8s %-16s 0x%08x   %-14.3g %-12s %zu\n", r.name.c_str(), show(r.got).c_str(),
+                static_cast<unsigned int>(course::bits_of(r.got)),
+                dot == 0 ? std::fabs(error) : std::fabs(error / dot),
+                r.bound > 0 ? course::format("%+.3g", error / r.bound).c_str() : "exact",
+                r.distinct);
+  }
+  std::printf("\n");
 }
 
 // The seed's lock (v0), the same with the sum read from L2, and the correct lock (v1a): 20 runs
@@ -125,163 +169,102 @@ void print_lock_sweep(const float* a, const float* b, std::size_t n, int reps) {
           [&] {
             run(a, b, n, c.data(), ws, {nullptr, blocks});
           },
-          reps, 1, nullptr, kBudgetMs);
+          reps, 1, nullptr, course::Lesson::kBudgetMs);
       std::printf(" %12.4f", t.median_ms);
     }
     std::printf("\n");
   }
 }
 
-int run(int argc, char** argv) {
-  const Options o = parse(argc, argv);
-  const std::string command = course::command_text("lesson03", argc, argv);
-  const std::size_t n = o.common.n;
-  const lesson03::Dist dist = lesson03::parse_dist(o.dist);
-  std::printf("lesson03: dot product of two arrays of %zu floats, %s, seed %llu\n\n", n,
-              o.dist.c_str(), static_cast<unsigned long long>(o.common.seed));
-  course::require_memory_for("lesson03", n, 2 * n * sizeof(float));  // before any work
-  const lesson03::Inputs in = lesson03::make_inputs(n, dist, o.common.seed);
+int run(course::Lesson& lesson, const Options& o) {
+  const std::size_t n = lesson.n();
+  const std::string dist = lesson03::dists().name(o.dist);
+  lesson.begin(course::format("dot product of two arrays of %zu floats, %s", n, dist.c_str()),
+               2 * n * sizeof(float));
+  const lesson03::Inputs in = lesson03::make_inputs(n, o.dist, lesson.options().seed);
+  const lesson03::Reference ref = run_cpu(lesson, in, o.dist);
 
-  // The CPU: the reference (every core, in double), and one loop in float.
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  lesson03::Reference ref;
-  float in_float = 0;
-  course::Timing cpu_threads;
-  course::Timing cpu_loop;
-  {
-    course::NvtxRange range("CPU");
-    cpu_threads = course::time_cpu(
-        [&] { ref = lesson03::reference_dot(in.a.data(), in.b.data(), n, threads); }, o.cpu_reps,
-        1);
-    cpu_loop = course::time_cpu(
-        [&] { in_float = lesson03::dot_in_float(in.a.data(), in.b.data(), n); }, o.cpu_reps, 1);
-  }
-  const double gb = static_cast<double>(2 * n * sizeof(float)) / 1e9;
-  std::printf("CPU, %2u threads, in double: %10.3f ms  %7.2f GB/s  dot %s\n", threads,
-              cpu_threads.median_ms, gb / (cpu_threads.median_ms / 1e3), show(ref.dot).c_str());
-  std::printf("CPU, one loop in float:     %10.3f ms  %7.2f GB/s  dot %s (relative error %.2g)\n",
-              cpu_loop.median_ms, gb / (cpu_loop.median_ms / 1e3), show(in_float).c_str(),
-              std::fabs(in_float - ref.dot) / std::fabs(ref.dot));
-  if (dist == lesson03::Dist::seed) {
-    const double closed = lesson03::seed_closed_form(n);
-    std::printf(
-        "the book's check, 2 sum i^2 = %s; the float arrays' own dot product differs from it by "
-        "%.2g (relative)%s\n",
-        show(closed).c_str(), std::fabs(ref.dot - closed) / closed,
-        n > (std::size_t{1} << 24) ? ",\nbecause float(i) is not i past 2^24" : "");
-  }
-  std::printf("\n");
-
-  const course::DeviceReport report = course::require_gpu_or_exit("lesson03");
+  const course::DeviceReport& report = lesson.gpu();
   const lesson03::DeviceInputs d_in(in);
   course::DeviceBuffer<float> d_c(1);
   lesson03::Workspace ws;
-  const bool whole = dist != lesson03::Dist::uniform;
-
-  course::ResultTable table(course::format("lesson03, n = %zu floats (2 arrays), %s, on %s", n,
-                                           o.dist.c_str(), report.props.name),
-                            report.copy_gbps, cpu_threads.median_ms,
-                            course::format("the CPU with %u threads", threads));
-  struct Outcome {
-    std::string name;
-    float got;
-    double bound;
-    std::size_t distinct;
+  lesson.poison([&] { d_c.fill_bytes(0xFF); });
+  const bool whole = o.dist != lesson03::Dist::uniform;
+  std::vector<Result> results;
+  // Holds the result to `bound`, and counts the different results (by their bits) of --runs more
+  // runs.
+  const auto check = [&](const std::string& name, const std::function<void()>& run, double bound) {
+    return [&, name, run, bound] {
+      const float got = d_c.download()[0];
+      std::set<std::uint32_t> seen;
+      for (int r = 0; r < o.runs; ++r) {
+        d_c.fill_bytes(0xFF);
+        run();
+        seen.insert(course::bits_of(d_c.download()[0]));
+      }
+      results.push_back({name, got, bound, seen.size()});
+      return lesson03::dot_ok(got, ref.dot, bound)
+                 ? std::string()
+                 : course::format("got %s, expected %s within %.3g", show(got).c_str(),
+                                  show(ref.dot).c_str(), bound);
+    };
   };
-  std::vector<Outcome> outcomes;
-  // Runs `run` o.runs times more, and counts the different results (by their bits).
-  auto distinct_results = [&](auto&& run_once) {
-    std::set<std::uint32_t> seen;
-    for (int r = 0; r < o.runs; ++r) {
-      d_c.fill_bytes(0xFF);
-      run_once();
-      seen.insert(course::bits_of(d_c.download()[0]));
-    }
-    return seen.size();
-  };
-  auto add_row = [&](const std::string& name, const std::string& idea, const course::Timing& t,
-                     float got, double bound, std::size_t distinct) {
-    course::TableRow row{
-        name, idea, t, static_cast<double>(2 * n * sizeof(float)), course::Check::ok, ""};
-    if (!lesson03::dot_ok(got, ref.dot, bound)) {
-      row.check = course::Check::fail;
-      row.note = course::format("got %s, expected %s within %.3g", show(got).c_str(),
-                                show(ref.dot).c_str(), bound);
-    }
-    table.add(row);
-    outcomes.push_back({name, got, bound, distinct});
-  };
-
+  std::vector<course::Version> versions;
   double loosest = 0;
   for (const lesson03::Version& v : lesson03::versions()) {
-    course::NvtxRange range((std::string(v.name) + " " + v.idea).c_str());
     // --blocks sets the grid of the versions that default to the full grid (v1a to v3).
     const lesson03::Launch launch{nullptr, v.grid == lesson03::full_grid ? o.blocks : 0};
-    const auto run_once = [&] { v.run(d_in.a.data(), d_in.b.data(), n, d_c.data(), ws, launch); };
-    const course::Timing t = course::time_gpu([&] { d_c.fill_bytes(0xFF); }, run_once,
-                                              o.common.reps, 2, nullptr, kBudgetMs);
-    const float got = d_c.download()[0];
+    const std::function<void()> run = [&, v, launch] {
+      v.run(d_in.a.data(), d_in.b.data(), n, d_c.data(), ws, launch);
+    };
     const double bound = lesson03::dot_error_bound(n, ref.magnitudes,
                                                    lesson03::shape_of(v, n, launch.blocks), whole);
     loosest = std::max(loosest, bound);
-    add_row(v.name, v.idea, t, got, bound, distinct_results(run_once));
+    versions.push_back({v.name, v.idea, "", run, check(v.name, run, bound)});
   }
-  {
-    course::NvtxRange range("cublasSdot");
-    lesson03::CublasDot cublas;
-    const auto run_once = [&] { cublas(d_in.a.data(), d_in.b.data(), n, d_c.data()); };
-    const course::Timing t = course::time_gpu([&] { d_c.fill_bytes(0xFF); }, run_once,
-                                              o.common.reps, 2, nullptr, kBudgetMs);
-    // cuBLAS does not document its order of additions: it is held to the loosest bound above.
-    add_row("cuBLAS", "cublasSdot", t, d_c.download()[0], loosest, distinct_results(run_once));
-  }
-  std::printf("%s\n", table.text().c_str());
+  // cuBLAS does not document its order of additions: it is held to the loosest bound above.
+  lesson03::CublasDot cublas;
+  const std::function<void()> cublas_run = [&] {
+    cublas(d_in.a.data(), d_in.b.data(), n, d_c.data());
+  };
+  versions.push_back(
+      {"cuBLAS", "cublasSdot", "", cublas_run, check("cuBLAS", cublas_run, loosest)});
+  lesson.run_versions(course::format("lesson03, n = %zu floats (2 arrays), %s, on %s", n,
+                                     dist.c_str(), report.props.name),
+                      static_cast<double>(2 * n * sizeof(float)), versions);
   std::printf(
       "v0 was right here only because no SM ran two of its %d blocks: its lock orders nothing "
       "(--show-race)\n\n",
       lesson03::seed_grid(n));
-
-  std::printf("%-8s %-16s %-12s %-14s %-12s %s\n", "version", "result", "bits", "rel. error",
-              "error/bound", course::format("different results in %d runs", o.runs).c_str());
-  for (const Outcome& r : outcomes) {
-    const double error = static_cast<double>(r.got) - ref.dot;
-    std::printf("%-8s %-16s 0x%08x   %-14.3g %-12s %zu\n", r.name.c_str(), show(r.got).c_str(),
-                static_cast<unsigned int>(course::bits_of(r.got)),
-                ref.dot == 0 ? std::fabs(error) : std::fabs(error / ref.dot),
-                r.bound > 0 ? course::format("%+.3g", error / r.bound).c_str() : "exact",
-                r.distinct);
-  }
-  std::printf("\n");
+  print_results(results, ref.dot, o.runs);
 
   // The whole trip: copy both arrays in (from pageable memory), v4, copy the result out.
-  {
-    course::NvtxRange range("whole trip");
-    lesson03::DeviceInputs copy(in);
-    float out = 0;
-    const course::Trip trip = course::time_whole_trip(
-        [&] {
-          copy.a.upload(in.a);
-          copy.b.upload(in.b);
-        },
-        [&] {
-          lesson03::dot_near_bandwidth(copy.a.data(), copy.b.data(), n, d_c.data(), ws, {});
-          CUDA_CHECK(cudaMemcpy(&out, d_c.data(), sizeof(float), cudaMemcpyDeviceToHost));
-        });
-    std::printf(
-        "%s\n",
-        course::whole_trip_text("v4", trip, 3, static_cast<double>(2 * n * sizeof(float))).c_str());
-  }
-
-  course::write_table_csv(table, o.common.csv, "03", report, command, n, o.dist,
-                          {{"size", course::size_text(n) + " floats"}});
-  bool race_ok = true;
-  if (o.show_race) race_ok = show_race(n, in, dist, d_in);
-  if (o.lock_sweep) print_lock_sweep(d_in.a.data(), d_in.b.data(), n, o.common.reps);
-  return table.any_failed() || !race_ok ? course::kExitCheckFailed : course::kExitOk;
+  lesson03::DeviceInputs copy(in);
+  float out = 0;
+  lesson.whole_trip(
+      "v4", static_cast<double>(2 * n * sizeof(float)),
+      [&] {
+        copy.a.upload(in.a);
+        copy.b.upload(in.b);
+      },
+      [&] {
+        lesson03::dot_near_bandwidth(copy.a.data(), copy.b.data(), n, d_c.data(), ws, {});
+        CUDA_CHECK(cudaMemcpy(&out, d_c.data(), sizeof(float), cudaMemcpyDeviceToHost));
+      });
+  lesson.write_csv(dist, {{"size", course::size_text(n) + " floats"}});
+  const bool race_ok = !o.show_race || show_race(n, in, o.dist, d_in);
+  if (o.lock_sweep) print_lock_sweep(d_in.a.data(), d_in.b.data(), n, lesson.reps());
+  return lesson.finish(race_ok);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  return course::run_program("lesson03", [&] { return run(argc, argv); });
+  course::Lesson lesson(
+      "03", "The dot product of two float arrays: the CPU, every GPU version and cuBLAS.",
+      "elements of each array", std::size_t{33} << 20);  // the book's N = 33 * 1024 * 1024
+  Options o;
+  add_options(lesson.cli(), &o);
+  return lesson.main(argc, argv, course::names_of(lesson03::versions(), {"cuBLAS"}),
+                     [&] { return run(lesson, o); });
 }

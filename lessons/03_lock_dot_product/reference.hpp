@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli.hpp"
 #include "inputs.hpp"
 
 namespace lesson03 {
@@ -26,11 +27,11 @@ namespace lesson03 {
 //             can be checked bit for bit.
 enum class Dist { seed, uniform, integers };
 
-inline Dist parse_dist(const std::string& name) {
-  if (name == "seed") return Dist::seed;
-  if (name == "uniform") return Dist::uniform;
-  if (name == "integers") return Dist::integers;
-  throw std::invalid_argument("unknown distribution " + name);
+inline const course::Names<Dist>& dists() {
+  static const course::Names<Dist> names = {{"seed", "the book's a[i] = i, b[i] = 2i"},
+                                            {"uniform", "floats in [-1, 1)"},
+                                            {"integers", "whole numbers in [-4, 4]"}};
+  return names;
 }
 
 struct Inputs {

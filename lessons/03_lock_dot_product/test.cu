@@ -121,7 +121,7 @@ TEST_CASE("the error bound holds a real float loop, and is zero only when it mus
 }
 
 TEST_CASE("bad names and grids are refused", "[cpu]") {
-  CHECK_THROWS_AS(lesson03::parse_dist("gaussian"), std::invalid_argument);
+  CHECK_THROWS_AS(lesson03::dists().parse("gaussian"), std::invalid_argument);
   CHECK_THROWS_AS(lesson03::check_grid(0), std::invalid_argument);
   CHECK_THROWS_AS(lesson03::check_grid(lesson03::kMaxBlocks + 1), std::invalid_argument);
   CHECK_NOTHROW(lesson03::check_grid(lesson03::kMaxBlocks));

@@ -15,22 +15,21 @@ namespace {
 int run(int argc, char** argv) {
   std::size_t n = lesson04::kSeedKeys;
   std::uint64_t seed = 2024;
-  std::string dist_name = "random";
+  lesson04::Dist dist = lesson04::Dist::random;
   std::uint32_t buckets = lesson04::kSeedBuckets;
   int reps = 3;
   course::CommandLine cli("lesson04_cpu",
                           "The book's chained hash table and std::unordered_map, on the CPU.");
   cli.number("--n", &n, "keys to insert", std::size_t{1}, lesson04::kMaxKeys)
       .number("--seed", &seed, "seed of the random input")
-      .choice("--dist", &dist_name, lesson04::dist_names(), lesson04::dist_help())
+      .choice("--dist", &dist, lesson04::dists())
       .number("--buckets", &buckets, "buckets of the book's table", 1u, 0xFFFFFFFFu)
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 1000);
   course::parse_or_exit(cli, argc, argv);
 
-  const std::vector<std::uint32_t> keys =
-      lesson04::make_keys(n, lesson04::parse_dist(dist_name), seed);
+  const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, seed);
   const double per_ms = static_cast<double>(n) / 1e3;
-  std::printf("lesson04_cpu: %zu keys (%s, seed %llu)\n", n, dist_name.c_str(),
+  std::printf("lesson04_cpu: %zu keys (%s, seed %llu)\n", n, lesson04::dists().name(dist).c_str(),
               static_cast<unsigned long long>(seed));
 
   lesson04::SeedTable table(1, 1);

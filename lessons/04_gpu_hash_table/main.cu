@@ -15,45 +15,32 @@
 
 namespace {
 
-constexpr double kBudgetMs = 3000.0;  // per version: stop after 3 runs when they are this slow
-
 struct Options {
-  course::StandardOptions common;
-  std::string dist = "random";
+  lesson04::Dist dist = lesson04::Dist::random;
   double load_factor = 0.5;
   int blocks = 0;
-  int cpu_reps = 3;
   bool show_race = false;
   bool bucket_sweep = false;
   bool load_sweep = false;
   bool book_hash = false;
 };
 
-Options parse(int argc, char** argv) {
-  Options o;
-  o.common.n = lesson04::kSeedKeys;
-  course::CommandLine cli("lesson04",
-                          "A GPU hash table: the book's CPU table, std::unordered_map, every GPU "
-                          "version and a sorted array, on the same keys.");
-  course::add_standard_options(cli, &o.common, "keys to insert", lesson04::kMaxKeys);
-  cli.choice("--dist", &o.dist, lesson04::dist_names(), lesson04::dist_help());
-  cli.real("--load-factor", &o.load_factor, "keys per slot of v4 and v5, and per bucket of v3",
+void add_options(course::CommandLine& cli, Options* o) {
+  cli.choice("--dist", &o->dist, lesson04::dists());
+  cli.real("--load-factor", &o->load_factor, "keys per slot of v4 and v5, and per bucket of v3",
            0.05, 1.0);
-  cli.number("--blocks", &o.blocks, "grid of the chained versions, v0 to v3 (0: the book's 60)", 0,
+  cli.number("--blocks", &o->blocks, "grid of the chained versions, v0 to v3 (0: the book's 60)", 0,
              1 << 20);
-  cli.number("--cpu-reps", &o.cpu_reps, "timed runs of each CPU version", 1, 1000);
-  cli.flag("--show-race", &o.show_race,
+  cli.flag("--show-race", &o->show_race,
            "run the book's GPU table (v0) 5 times at 60 blocks and at one block per SM, "
            "count the entries it loses, the same with the heads read from L2, and v1; adds v0's "
            "row to the table");
-  cli.flag("--bucket-sweep", &o.bucket_sweep, "v1 and v2 with 2^10 to 2^24 buckets (exercise 4)");
-  cli.flag("--load-sweep", &o.load_sweep,
+  cli.flag("--bucket-sweep", &o->bucket_sweep, "v1 and v2 with 2^10 to 2^24 buckets (exercise 4)");
+  cli.flag("--load-sweep", &o->load_sweep,
            "v4 and v5 (windows of 4, 8 and 16 slots) at load factors 0.3 to 0.9 (exercise 4)");
-  cli.flag("--book-hash", &o.book_hash,
+  cli.flag("--book-hash", &o->book_hash,
            "v4 and v5 start a key at key % slots, the book's hash, instead of mixing its bits "
            "first (see how --dist dups or sequential fares)");
-  course::parse_or_exit(cli, argc, argv);
-  return o;
 }
 
 double mkeys_per_s(std::size_t n, double ms) {
@@ -73,8 +60,8 @@ struct DeviceData {
 template <typename Find>
 std::pair<course::Timing, std::string> time_find(Find&& find, DeviceData& d, int reps,
                                                  const std::vector<std::uint32_t>& expected) {
-  const course::Timing t =
-      course::time_gpu([&] { d.found.fill_bytes(0xA5); }, find, reps, 2, nullptr, kBudgetMs);
+  const course::Timing t = course::time_gpu([&] { d.found.fill_bytes(0xA5); }, find, reps, 2,
+                                            nullptr, course::Lesson::kBudgetMs);
   const std::vector<std::uint32_t> got = d.found.download();
   std::size_t wrong = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
@@ -139,7 +126,7 @@ void print_bucket_sweep(const std::vector<std::uint32_t>& keys, DeviceData& d, i
                            [&] {
                              insert(d.keys.data(), n, table, {nullptr, blocks});
                            },
-                           reps, 1, nullptr, kBudgetMs);
+                           reps, 1, nullptr, course::Lesson::kBudgetMs);
       ok = ok && table.check(keys).ok(n);
       std::printf(" %12.1f", mkeys_per_s(n, t.median_ms));
     }
@@ -177,7 +164,7 @@ bool print_load_sweep(std::size_t n, DeviceData& d, int reps,
     for (const Column& c : columns) {
       const course::Timing insert =
           course::time_gpu([&] { table.clear(); }, [&] { c.insert(d.keys.data(), n, table, {}); },
-                           reps, 1, nullptr, kBudgetMs);
+                           reps, 1, nullptr, course::Lesson::kBudgetMs);
       table.throw_if_full();
       const auto hit = time_find([&] { c.find(d.keys.data(), n, table, d.found.data(), {}); }, d,
                                  reps, expected_hits);
@@ -194,228 +181,237 @@ bool print_load_sweep(std::size_t n, DeviceData& d, int reps,
   return all_ok;
 }
 
-int run(int argc, char** argv) {
-  const Options o = parse(argc, argv);
-  const std::string command = course::command_text("lesson04", argc, argv);
-  const std::size_t n = o.common.n;
-  const lesson04::Dist dist = lesson04::parse_dist(o.dist);
-  const std::size_t slots = lesson04::capacity_for(n, o.load_factor);
-  const lesson04::Hash hash = o.book_hash ? lesson04::Hash::book : lesson04::Hash::mixed;
-  std::printf(
-      "lesson04: a hash table of %zu keys (%s, seed %llu), values their indices; load factor "
-      "%.2f\n\n",
-      n, o.dist.c_str(), static_cast<unsigned long long>(o.common.seed), o.load_factor);
-  // Four arrays of n words, the chained pool (16 bytes an entry) and the largest table.
-  course::require_memory_for("lesson04", n,
-                             16 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n));
-  const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, o.common.seed);
-  const std::vector<std::uint32_t> absent = lesson04::make_absent_keys(n, keys, o.common.seed + 1);
-
-  // The CPU: the book's table, and std::unordered_map (the reference) for build and lookup.
+// The CPU: the book's table, and std::unordered_map (the reference) for build and lookup, as a
+// user would write the loops, on one thread.
+struct Cpu {
   lesson04::Map map;
-  std::vector<std::uint32_t> expected_hits;
-  course::Timing cpu_seed;
-  course::Timing cpu_map;
-  course::Timing cpu_hit;
-  course::Timing cpu_miss;
-  {
-    course::NvtxRange range("CPU");
-    lesson04::SeedTable book(1, 1);
-    cpu_seed = course::time_cpu(
-        [&] { book = lesson04::build_seed_table(keys, lesson04::kSeedBuckets); }, o.cpu_reps, 0);
-    const std::string seed_check =
-        lesson04::check_chains(book.heads(), book.pool().data(), book.pool().size(), keys.data(), n)
-            .text(n);
-    std::printf("the book's CPU table, %u buckets:     %10.3f ms  %8.1f Mkeys/s  (%s)\n",
-                lesson04::kSeedBuckets, cpu_seed.median_ms, mkeys_per_s(n, cpu_seed.median_ms),
-                seed_check.c_str());
-    // Freeing the previous run's map (26 million nodes) is not part of the build: prepare does it.
-    cpu_map = course::time_cpu([&] { map = lesson04::Map(); },
-                               [&] { map = lesson04::reference_map(keys); }, o.cpu_reps, 0);
-    std::printf(
-        "std::unordered_map, insert_or_assign: %10.3f ms  %8.1f Mkeys/s  (%zu distinct keys)\n",
-        cpu_map.median_ms, mkeys_per_s(n, cpu_map.median_ms), map.size());
-    // One thread, as a user would write the loop.
-    std::vector<std::uint32_t> answers(n);
-    auto find_all = [&](const std::vector<std::uint32_t>& queries) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto it = map.find(queries[i]);
-        answers[i] = it == map.end() ? lesson04::kNotFound : it->second;
-      }
-    };
-    cpu_hit = course::time_cpu([&] { find_all(keys); }, o.cpu_reps, 0);
-    expected_hits = answers;
-    cpu_miss = course::time_cpu([&] { find_all(absent); }, o.cpu_reps, 0);
-    std::printf("std::unordered_map, find (present):   %10.3f ms  %8.1f Mkeys/s\n",
-                cpu_hit.median_ms, mkeys_per_s(n, cpu_hit.median_ms));
-    std::printf("std::unordered_map, find (absent):    %10.3f ms  %8.1f Mkeys/s\n\n",
-                cpu_miss.median_ms, mkeys_per_s(n, cpu_miss.median_ms));
-  }
+  std::vector<std::uint32_t> hits;  // the answer to each key's lookup
+  double book_ms = 0;
+  double map_ms = 0;
+  double hit_ms = 0;
+  double miss_ms = 0;
+};
 
-  const course::DeviceReport report = course::require_gpu_or_exit("lesson04");
-  std::vector<std::uint32_t> iota(n);
-  std::iota(iota.begin(), iota.end(), 0u);
-  DeviceData d{course::DeviceBuffer<std::uint32_t>(keys),
-               course::DeviceBuffer<std::uint32_t>(absent),
-               course::DeviceBuffer<std::uint32_t>(iota), course::DeviceBuffer<std::uint32_t>(n)};
-  const std::vector<std::uint32_t> misses(n, lesson04::kNotFound);
-
-  course::ResultTable table(
-      course::format("lesson04, %zu keys, %s, on %s%s; insert rows count 12 bytes a key (the "
-                     "key read, an 8-byte entry written), find rows 16 (query, slot, answer)",
-                     n, o.dist.c_str(), report.props.name,
-                     o.book_hash ? ", v4 and v5 with the book's hash" : ""),
-      report.copy_gbps, cpu_seed.median_ms, "the book's CPU table");
-  const double insert_bytes = 12.0 * static_cast<double>(n);
-  const double find_bytes = 16.0 * static_cast<double>(n);
-  bool failed = false;
-  // Rows and, per row, the CPU time of the same operation on std::unordered_map.
-  std::vector<double> map_ms;
-  auto add_row = [&](const std::string& name, const std::string& idea, const course::Timing& t,
-                     double bytes, const std::string& problem, double cpu_ms, bool expected_ok) {
-    course::TableRow row{name, idea, t, bytes, course::Check::ok, problem};
-    if (!problem.empty()) {
-      row.check = course::Check::fail;
-      if (expected_ok) failed = true;
+Cpu run_cpu(course::Lesson& lesson, const std::vector<std::uint32_t>& keys,
+            const std::vector<std::uint32_t>& absent) {
+  const std::size_t n = keys.size();
+  const int reps = lesson.cpu_reps();
+  Cpu cpu;
+  course::NvtxRange range("CPU");
+  lesson04::SeedTable book(1, 1);
+  cpu.book_ms =
+      course::time_cpu([&] { book = lesson04::build_seed_table(keys, lesson04::kSeedBuckets); },
+                       reps, 0)
+          .median_ms;
+  const std::string book_check =
+      lesson04::check_chains(book.heads(), book.pool().data(), book.pool().size(), keys.data(), n)
+          .text(n);
+  std::printf("the book's CPU table, %u buckets:     %10.3f ms  %8.1f Mkeys/s  (%s)\n",
+              lesson04::kSeedBuckets, cpu.book_ms, mkeys_per_s(n, cpu.book_ms), book_check.c_str());
+  // Freeing the previous run's map (26 million nodes) is not part of the build: prepare does it.
+  cpu.map_ms = course::time_cpu([&] { cpu.map = lesson04::Map(); },
+                                [&] { cpu.map = lesson04::reference_map(keys); }, reps, 0)
+                   .median_ms;
+  std::printf(
+      "std::unordered_map, insert_or_assign: %10.3f ms  %8.1f Mkeys/s  (%zu distinct keys)\n",
+      cpu.map_ms, mkeys_per_s(n, cpu.map_ms), cpu.map.size());
+  std::vector<std::uint32_t> answers(n);
+  auto find_all = [&](const std::vector<std::uint32_t>& queries) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto it = cpu.map.find(queries[i]);
+      answers[i] = it == cpu.map.end() ? lesson04::kNotFound : it->second;
     }
-    table.add(row);
-    map_ms.push_back(cpu_ms);
   };
+  cpu.hit_ms = course::time_cpu([&] { find_all(keys); }, reps, 0).median_ms;
+  cpu.hits = answers;
+  cpu.miss_ms = course::time_cpu([&] { find_all(absent); }, reps, 0).median_ms;
+  std::printf("std::unordered_map, find (present):   %10.3f ms  %8.1f Mkeys/s\n", cpu.hit_ms,
+              mkeys_per_s(n, cpu.hit_ms));
+  std::printf("std::unordered_map, find (absent):    %10.3f ms  %8.1f Mkeys/s\n\n", cpu.miss_ms,
+              mkeys_per_s(n, cpu.miss_ms));
+  lesson.set_cpu(cpu.book_ms, "the book's CPU table");
+  return cpu;
+}
 
-  // The chained versions: copied back, rebased and walked after the timed runs.
-  const int chained_blocks = o.blocks > 0 ? o.blocks : lesson04::kSeedBlocks;
-  {
-    lesson04::ChainedTable seed_sized(lesson04::kSeedBuckets, n);
-    lesson04::ChainedTable load_sized(slots, n);
-    auto run_chained = [&](const char* name, const char* idea, lesson04::ChainedInsert insert,
-                           lesson04::ChainedTable& t, bool expected_ok) {
-      course::NvtxRange range((std::string(name) + " " + idea).c_str());
-      const course::Timing timing =
-          course::time_gpu([&] { t.clear(); },
-                           [&] {
-                             insert(d.keys.data(), n, t, {nullptr, chained_blocks});
-                           },
-                           o.common.reps, 1, nullptr, kBudgetMs);
-      const lesson04::ChainCheck check = t.check(keys);
-      add_row(name, idea, timing, insert_bytes, check.ok(n) ? "" : check.text(n),
-              cpu_seed.median_ms, expected_ok);
-    };
-    if (o.show_race) {
-      run_chained("v0", "the book's: a lock per bucket, taken lane by lane",
-                  lesson04::insert_seed_lock<false>, seed_sized, false);
-    }
-    for (const lesson04::ChainedVersion& v : lesson04::chained_versions()) {
-      run_chained(v.name, v.idea, v.insert, v.sized_from_load_factor ? load_sized : seed_sized,
-                  true);
-    }
-  }
+// "" when every answer in `found` is the expected one.
+std::string wrong_answers(const course::DeviceBuffer<std::uint32_t>& found,
+                          const std::vector<std::uint32_t>& expected) {
+  const std::vector<std::uint32_t> got = found.download();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    wrong += got[i] != expected[i];
+  return wrong == 0 ? std::string() : course::format("%zu of %zu lookups wrong", wrong, got.size());
+}
 
-  // Open addressing: the table against the map, then find for present and absent keys.
-  struct FindRow {
-    std::string name;
-    std::string idea;
-    course::Timing hit;
-    std::string hit_problem;
-    course::Timing miss;
-    std::string miss_problem;
-  };
-  std::vector<FindRow> finds;
-  {
-    lesson04::OpenTable open(slots, hash);
-    for (const lesson04::OpenVersion& v : lesson04::open_versions()) {
-      course::NvtxRange range((std::string(v.name) + " " + v.idea).c_str());
-      const course::Timing t =
-          course::time_gpu([&] { open.clear(); }, [&] { v.insert(d.keys.data(), n, open, {}); },
-                           o.common.reps, 2, nullptr, kBudgetMs);
-      std::string problem;
-      try {
-        open.throw_if_full();
-        const lesson04::SlotCheck check = open.check(map, n);
-        if (!check.ok(map)) problem = check.text(map);
-      } catch (const std::length_error& e) {
-        problem = e.what();
-      }
-      add_row(v.name, v.idea, t, insert_bytes, problem, cpu_map.median_ms, true);
-      const auto hit = time_find([&] { v.find(d.keys.data(), n, open, d.found.data(), {}); }, d,
-                                 o.common.reps, expected_hits);
-      const auto miss = time_find([&] { v.find(d.absent.data(), n, open, d.found.data(), {}); }, d,
-                                  o.common.reps, misses);
-      finds.push_back({v.name, v.idea, hit.first, hit.second, miss.first, miss.second});
-    }
-  }
-  {
-    course::NvtxRange range("CUB radix sort, Thrust binary search");
-    lesson04::SortedTable sorted(n);
-    const course::Timing t =
-        course::time_gpu([] {}, [&] { sorted.build(d.keys.data(), d.indices.data(), n); },
-                         o.common.reps, 2, nullptr, kBudgetMs);
-    const auto hit = time_find([&] { sorted.find(d.keys.data(), n, d.found.data()); }, d,
-                               o.common.reps, expected_hits);
-    const auto miss = time_find([&] { sorted.find(d.absent.data(), n, d.found.data()); }, d,
-                                o.common.reps, misses);
-    // The sorted array is checked through its lookups.
-    add_row("CUB", "sorted array: cub::DeviceRadixSort::SortPairs", t, insert_bytes, hit.second,
-            cpu_map.median_ms, true);
-    finds.push_back({"Thr", "sorted array: thrust::upper_bound", hit.first, hit.second, miss.first,
-                     miss.second});
-  }
-  for (const FindRow& f : finds) {
-    add_row(f.name + " find", f.idea + ", keys present", f.hit, find_bytes, f.hit_problem,
-            cpu_hit.median_ms, true);
-  }
-  for (const FindRow& f : finds) {
-    add_row(f.name + " miss", f.idea + ", keys absent", f.miss, find_bytes, f.miss_problem,
-            cpu_miss.median_ms, true);
-  }
-  std::printf("%s\n", table.text().c_str());
-
+// Each row's speed in keys a second, against the book's CPU table and against the same operation
+// on std::unordered_map (`map_ms`, one per row).
+void print_key_rates(const course::ResultTable& table, std::size_t n, double book_ms,
+                     const std::vector<double>& map_ms) {
   std::printf("%-9s %12s %14s %22s\n", "version", "Mkeys/s", "vs book's CPU",
               "vs std::unordered_map");
   for (std::size_t r = 0; r < table.rows().size(); ++r) {
     const course::TableRow& row = table.rows()[r];
+    if (row.check == course::Check::skipped) continue;
     std::printf("%-9s %12.1f %13.1fx %21.1fx\n", row.version.c_str(),
-                mkeys_per_s(n, row.time.median_ms), cpu_seed.median_ms / row.time.median_ms,
+                mkeys_per_s(n, row.time.median_ms), book_ms / row.time.median_ms,
                 map_ms[r] / row.time.median_ms);
   }
   std::printf(
       "(std::unordered_map: its build for insert rows, its find for find rows; one CPU "
       "thread)\n\n");
+}
+
+int run(course::Lesson& lesson, const Options& o) {
+  const std::size_t n = lesson.n();
+  const std::uint64_t seed = lesson.options().seed;
+  const std::size_t slots = lesson04::capacity_for(n, o.load_factor);
+  const lesson04::Hash hash = o.book_hash ? lesson04::Hash::book : lesson04::Hash::mixed;
+  const std::string dist = lesson04::dists().name(o.dist);
+  // Four arrays of n words, the chained pool (16 bytes an entry) and the largest table.
+  lesson.begin(course::format("a hash table of %zu keys (%s), values their indices; load factor "
+                              "%.2f",
+                              n, dist.c_str(), o.load_factor),
+               16 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n));
+  const std::vector<std::uint32_t> keys = lesson04::make_keys(n, o.dist, seed);
+  const std::vector<std::uint32_t> absent = lesson04::make_absent_keys(n, keys, seed + 1);
+  const Cpu cpu = run_cpu(lesson, keys, absent);
+
+  const course::DeviceReport& report = lesson.gpu();
+  std::vector<std::uint32_t> iota(n);
+  std::iota(iota.begin(), iota.end(), 0u);
+  DeviceData d{course::DeviceBuffer<std::uint32_t>(keys),
+               course::DeviceBuffer<std::uint32_t>(absent),
+               course::DeviceBuffer<std::uint32_t>(iota), course::DeviceBuffer<std::uint32_t>(n)};
+  lesson.poison([&] { d.found.fill_bytes(0xA5); });
+  const std::vector<std::uint32_t> misses(n, lesson04::kNotFound);
+  const double find_bytes = 16.0 * static_cast<double>(n);
+  std::vector<course::Version> versions;
+  std::vector<double> map_ms;  // per row: the same operation on std::unordered_map
+
+  // The chained versions: copied back, rebased and walked after the timed runs.
+  const lesson04::Launch chained{nullptr, o.blocks > 0 ? o.blocks : lesson04::kSeedBlocks};
+  lesson04::ChainedTable seed_sized(lesson04::kSeedBuckets, n);
+  lesson04::ChainedTable load_sized(slots, n);
+  auto add_chained = [&](const char* name, const char* idea, lesson04::ChainedInsert insert,
+                         lesson04::ChainedTable* t, bool may_fail) {
+    versions.push_back({name, idea, "", [&, insert, t] { insert(d.keys.data(), n, *t, chained); },
+                        [&, t] {
+                          const lesson04::ChainCheck check = t->check(keys);
+                          return check.ok(n) ? std::string() : check.text(n);
+                        },
+                        [t] { t->clear(); }});
+    versions.back().may_fail = may_fail;
+    map_ms.push_back(cpu.book_ms);
+  };
+  if (o.show_race) {
+    add_chained("v0", "the book's: a lock per bucket, taken lane by lane",
+                lesson04::insert_seed_lock<false>, &seed_sized, true);
+  }
+  for (const lesson04::ChainedVersion& v : lesson04::chained_versions()) {
+    add_chained(v.name, v.idea, v.insert, v.sized_from_load_factor ? &load_sized : &seed_sized,
+                false);
+  }
+  // Open addressing: the table against the map.
+  lesson04::OpenTable open(slots, hash);
+  for (const lesson04::OpenVersion& v : lesson04::open_versions()) {
+    versions.push_back({v.name, v.idea, "", [&, v] { v.insert(d.keys.data(), n, open, {}); },
+                        [&] {
+                          try {
+                            open.throw_if_full();
+                          } catch (const std::length_error& e) {
+                            return std::string(e.what());
+                          }
+                          const lesson04::SlotCheck check = open.check(cpu.map, n);
+                          return check.ok(cpu.map) ? std::string() : check.text(cpu.map);
+                        },
+                        [&] { open.clear(); }});
+    map_ms.push_back(cpu.map_ms);
+  }
+  // The sorted array, checked through its lookups.
+  lesson04::SortedTable sorted(n);
+  const auto build_sorted = [&] { sorted.build(d.keys.data(), d.indices.data(), n); };
+  versions.push_back(
+      {"CUB", "sorted array: cub::DeviceRadixSort::SortPairs", "", build_sorted, [&] {
+         sorted.find(d.keys.data(), n, d.found.data());
+         return wrong_answers(d.found, cpu.hits);
+       }});
+  map_ms.push_back(cpu.map_ms);
+  // Then find, for present keys and for absent ones, on each table built again untimed.
+  for (const bool present : {true, false}) {
+    const std::uint32_t* queries = present ? d.keys.data() : d.absent.data();
+    const std::vector<std::uint32_t>* expected = present ? &cpu.hits : &misses;
+    const std::string row = present ? " find" : " miss";
+    const std::string which = present ? ", keys present" : ", keys absent";
+    for (const lesson04::OpenVersion& v : lesson04::open_versions()) {
+      versions.push_back({v.name + row,
+                          v.idea + which,
+                          "",
+                          [&, v, queries] { v.find(queries, n, open, d.found.data(), {}); },
+                          [&, expected] { return wrong_answers(d.found, *expected); },
+                          {},
+                          [&, v] {
+                            open.clear();
+                            v.insert(d.keys.data(), n, open, {});
+                          },
+                          find_bytes});
+      map_ms.push_back(present ? cpu.hit_ms : cpu.miss_ms);
+    }
+    versions.push_back({"Thr" + row,
+                        "sorted array: thrust::upper_bound" + which,
+                        "",
+                        [&, queries] { sorted.find(queries, n, d.found.data()); },
+                        [&, expected] { return wrong_answers(d.found, *expected); },
+                        {},
+                        build_sorted,
+                        find_bytes});
+    map_ms.push_back(present ? cpu.hit_ms : cpu.miss_ms);
+  }
+  const course::ResultTable& table = lesson.run_versions(
+      course::format("lesson04, %zu keys, %s, on %s%s; insert rows count 12 bytes a key (the "
+                     "key read, an 8-byte entry written), find rows 16 (query, slot, answer)",
+                     n, dist.c_str(), report.props.name,
+                     o.book_hash ? ", v4 and v5 with the book's hash" : ""),
+      12.0 * static_cast<double>(n), versions);
+  print_key_rates(table, n, cpu.book_ms, map_ms);
 
   // The whole trip: the keys in (from pageable memory), v4's insert and find, the answers out.
-  {
-    course::NvtxRange range("whole trip");
-    course::DeviceBuffer<std::uint32_t> copy(n);
-    lesson04::OpenTable open(slots, hash);
-    std::vector<std::uint32_t> answers(n);
-    const course::Trip trip = course::time_whole_trip(
-        [&] { copy.upload(keys); },
-        [&] {
-          open.clear();
-          lesson04::insert_open(copy.data(), n, open, {});
-          lesson04::find_open(copy.data(), n, open, d.found.data(), {});
-          CUDA_CHECK(cudaMemcpy(answers.data(), d.found.data(), n * sizeof(std::uint32_t),
-                                cudaMemcpyDeviceToHost));
-        });
-    std::printf("%s\n", course::whole_trip_text("v4 insert + find", trip, 3,
-                                                static_cast<double>(n * sizeof(std::uint32_t)))
-                            .c_str());
-    if (answers != expected_hits) {
-      std::printf("whole trip: the answers are wrong\n");
-      failed = true;
-    }
-  }
-
-  course::write_table_csv(table, o.common.csv, "04", report, command, n,
-                          o.book_hash ? o.dist + ", book's hash" : o.dist,
-                          {{"size", course::size_text(n) + " keys"}});
-  if (o.show_race && !show_race(keys, d)) failed = true;
-  if (o.bucket_sweep) print_bucket_sweep(keys, d, o.common.reps, o.blocks);
-  if (o.load_sweep && !print_load_sweep(n, d, o.common.reps, expected_hits, hash)) failed = true;
-  return failed ? course::kExitCheckFailed : course::kExitOk;
+  course::DeviceBuffer<std::uint32_t> copy(n);
+  std::vector<std::uint32_t> answers(n);
+  lesson.whole_trip(
+      "v4 insert + find", static_cast<double>(n * sizeof(std::uint32_t)),
+      [&] { copy.upload(keys); },
+      [&] {
+        open.clear();
+        lesson04::insert_open(copy.data(), n, open, {});
+        lesson04::find_open(copy.data(), n, open, d.found.data(), {});
+        CUDA_CHECK(cudaMemcpy(answers.data(), d.found.data(), n * sizeof(std::uint32_t),
+                              cudaMemcpyDeviceToHost));
+      });
+  bool ok = answers == cpu.hits;
+  if (!ok) std::printf("whole trip: the answers are wrong\n");
+  lesson.write_csv(o.book_hash ? dist + ", book's hash" : dist,
+                   {{"size", course::size_text(n) + " keys"}});
+  if (o.show_race && !show_race(keys, d)) ok = false;
+  if (o.bucket_sweep) print_bucket_sweep(keys, d, lesson.reps(), o.blocks);
+  if (o.load_sweep && !print_load_sweep(n, d, lesson.reps(), cpu.hits, hash)) ok = false;
+  return lesson.finish(ok);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  return course::run_program("lesson04", [&] { return run(argc, argv); });
+  course::Lesson lesson("04",
+                        "A GPU hash table: the book's CPU table, std::unordered_map, every GPU "
+                        "version and a sorted array, on the same keys.",
+                        "keys to insert", lesson04::kSeedKeys, lesson04::kMaxKeys);
+  Options o;
+  add_options(lesson.cli(), &o);
+  std::vector<std::string> names = {"v0"};
+  for (const std::string& name : course::names_of(lesson04::chained_versions(), {})) {
+    names.push_back(name);
+  }
+  for (const std::string& name : course::names_of(lesson04::open_versions(), {"CUB", "Thr"})) {
+    names.push_back(name);
+  }
+  return lesson.main(argc, argv, names, [&] { return run(lesson, o); });
 }

@@ -41,24 +41,16 @@ constexpr std::size_t kMaxKeys = kNotFound;
 //               the products wrap around and repeat).
 enum class Dist { random, sequential, dups, equal, collide };
 
-// The names of the inputs, in the order of Dist, as --dist takes them, and their help text.
-inline const std::vector<std::string>& dist_names() {
-  static const std::vector<std::string> names = {"random", "sequential", "dups", "equal",
-                                                 "collide"};
+inline const course::Names<Dist>& dists() {
+  static const course::Names<Dist> names = {
+      {"random", "the book's 32-bit words"},
+      {"sequential", "0, 1, 2, ..."},
+      {"dups", "each key about 8 times"},
+      {"equal", "one key"},
+      {"collide",
+       "multiples of 1024 (equal and collide put every key in one bucket of the book's table: slow "
+       "at large n)"}};
   return names;
-}
-inline const char* dist_help() {
-  return "random: the book's 32-bit words; sequential: 0, 1, 2, ...; dups: each key about 8 "
-         "times; equal: one key; collide: multiples of 1024 (equal and collide put every key in "
-         "one bucket of the book's table: slow at large n)";
-}
-
-inline Dist parse_dist(const std::string& name) {
-  return static_cast<Dist>(course::index_of(dist_names(), name, "distribution"));
-}
-
-inline const char* dist_name(Dist dist) {
-  return dist_names()[static_cast<std::size_t>(dist)].c_str();
 }
 
 inline std::vector<std::uint32_t> make_keys(std::size_t n, Dist dist, std::uint64_t seed) {

@@ -17,7 +17,6 @@
 namespace {
 
 using lesson04::Dist;
-using lesson04::dist_name;
 
 const std::vector<std::size_t> kSizes = {1, 2, 31, 32, 33, 255, 256, 257, 4097, 1000003};
 const Dist kDists[] = {Dist::random, Dist::sequential, Dist::dups, Dist::equal, Dist::collide};
@@ -40,7 +39,7 @@ std::vector<std::uint32_t> keys_with_sentinel(std::size_t n) {
 TEST_CASE("the book's CPU table keeps every entry, each in its bucket", "[cpu]") {
   for (Dist dist : kDists) {
     for (std::size_t n : {std::size_t{1}, std::size_t{257}, std::size_t{100003}}) {
-      CAPTURE(dist_name(dist), n);
+      CAPTURE(lesson04::dists().name(dist), n);
       const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, course::test::seed());
       const lesson04::SeedTable table = lesson04::build_seed_table(keys, lesson04::kSeedBuckets);
       const lesson04::ChainCheck check = lesson04::check_chains(
@@ -157,7 +156,7 @@ TEST_CASE("every chained version keeps every entry, at every size and on every i
       for (std::size_t n : kSizes) {
         // One bucket for every key serialises v1: the largest size only where keys spread.
         if (n > 100000 && (dist == Dist::equal || dist == Dist::collide)) continue;
-        CAPTURE(v.name, dist_name(dist), n);
+        CAPTURE(v.name, lesson04::dists().name(dist), n);
         const std::size_t buckets =
             v.sized_from_load_factor ? lesson04::capacity_for(n, 0.5) : lesson04::kSeedBuckets;
         check_chained(v.insert, lesson04::make_keys(n, dist, course::test::seed()), buckets);
@@ -258,7 +257,7 @@ TEST_CASE("every open-addressing version equals std::unordered_map, and finds ri
     for (std::size_t n : kSizes) {
       const Expected e(lesson04::make_keys(n, dist, course::test::seed()));
       for (const OpenCase& c : open_cases()) {
-        CAPTURE(c.name, dist_name(dist), n);
+        CAPTURE(c.name, lesson04::dists().name(dist), n);
         check_open(c, e, lesson04::capacity_for(n, 0.5));
       }
     }
@@ -270,7 +269,7 @@ TEST_CASE("open addressing with the book's hash, key % slots, is right too", "[g
     for (std::size_t n : {std::size_t{33}, std::size_t{4097}, std::size_t{100003}}) {
       const Expected e(lesson04::make_keys(n, dist, course::test::seed()));
       for (const OpenCase& c : open_cases()) {
-        CAPTURE(c.name, dist_name(dist), n);
+        CAPTURE(c.name, lesson04::dists().name(dist), n);
         check_open(c, e, lesson04::capacity_for(n, 0.5), lesson04::Hash::book);
       }
     }
@@ -339,7 +338,7 @@ TEST_CASE("open addressing at 2^25 keys, run after run", "[gpu]") {
 TEST_CASE("the sorted array (CUB sort, Thrust search) answers like std::unordered_map", "[gpu]") {
   for (Dist dist : kDists) {
     for (std::size_t n : kSizes) {
-      CAPTURE(dist_name(dist), n);
+      CAPTURE(lesson04::dists().name(dist), n);
       std::vector<std::uint32_t> keys = dist == Dist::random && n > 3
                                             ? keys_with_sentinel(n)
                                             : lesson04::make_keys(n, dist, course::test::seed());

@@ -19,19 +19,18 @@ constexpr std::size_t kOddEvenMaxN = std::size_t{1} << 18;  // about half a minu
 int run(int argc, char** argv) {
   std::size_t n = lesson05::kSeedN;
   std::uint64_t seed = 2024;
-  std::string dist_name = "perm";
+  lesson05::Dist dist = lesson05::Dist::perm;
   int reps = 5;
   course::CommandLine cli("lesson05_cpu",
                           "The seed's host odd-even sort beside std::sort, on the CPU.");
   cli.number("--n", &n, "floats to sort", std::size_t{1})
       .number("--seed", &seed, "seed of the random input")
-      .choice("--dist", &dist_name, lesson05::dist_names(), lesson05::dist_help())
+      .choice("--dist", &dist, lesson05::dists())
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000);
   course::parse_or_exit(cli, argc, argv);
-  const lesson05::Dist dist = lesson05::parse_dist(dist_name);
   const std::vector<float> in = lesson05::make_input(n, dist, seed);
-  std::printf("lesson05_cpu: sorting %zu floats, %s, median of %d runs\n\n", n, dist_name.c_str(),
-              reps);
+  std::printf("lesson05_cpu: sorting %zu floats, %s, median of %d runs\n\n", n,
+              lesson05::dists().name(dist).c_str(), reps);
 
   std::vector<float> expected;
   const course::Timing t_total =

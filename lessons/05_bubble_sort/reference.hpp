@@ -42,24 +42,16 @@ constexpr int kSeedThreads = 512;
 //             largest floats, and ordinary ones.
 enum class Dist { perm, uniform, sorted, reversed, dups, zeros, special };
 
-inline const std::vector<std::string>& dist_names() {
-  static const std::vector<std::string> names = {"perm", "uniform", "sorted", "reversed",
-                                                 "dups", "zeros",   "special"};
+inline const course::Names<Dist>& dists() {
+  static const course::Names<Dist> names = {
+      {"perm", "the seed's shuffled 0..n-1"},
+      {"uniform", "floats in [-1, 1)"},
+      {"sorted", "ascending"},
+      {"reversed", "descending"},
+      {"dups", "16 distinct values"},
+      {"zeros", "-0.0 and +0.0 (and two denormals)"},
+      {"special", "NaNs of both signs, infinities, zeros, denormals"}};
   return names;
-}
-
-inline const char* dist_help() {
-  return "perm: the seed's shuffled 0..n-1; uniform: floats in [-1, 1); sorted; reversed; dups: "
-         "16 distinct values; zeros: -0.0 and +0.0 (and two denormals); special: NaNs of both "
-         "signs, infinities, zeros, denormals";
-}
-
-inline Dist parse_dist(const std::string& name) {
-  return static_cast<Dist>(course::index_of(dist_names(), name, "distribution"));
-}
-
-inline const std::string& dist_name(Dist dist) {
-  return dist_names().at(static_cast<std::size_t>(dist));
 }
 
 // Element i of the inputs that are a pure function of (seed, i): every dist but perm.

@@ -20,7 +20,6 @@
 namespace {
 
 using lesson05::Dist;
-using lesson05::dist_name;
 using lesson05::test::bits_of;
 using lesson05::test::sorted_by;
 
@@ -75,7 +74,7 @@ TEST_CASE("the reference sorts every input as a sort of the keys does", "[cpu]")
   for (Dist dist : kDists) {
     for (std::size_t n :
          {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{1000}, std::size_t{100003}}) {
-      CAPTURE(dist_name(dist), n);
+      CAPTURE(lesson05::dists().name(dist), n);
       const std::vector<float> in = lesson05::make_input(n, dist, course::test::seed());
       const std::vector<float> sorted = lesson05::reference_sort(in);
       REQUIRE(bits_of(sorted) == bits_of(sort_by_keys(in)));
@@ -120,7 +119,7 @@ TEST_CASE("the inputs hold what they promise", "[cpu]") {
         lesson05::make_input(1000, Dist::uniform, seed));
   CHECK(lesson05::make_input(1000, Dist::uniform, seed) !=
         lesson05::make_input(1000, Dist::uniform, seed + 1));
-  REQUIRE_THROWS(lesson05::parse_dist("gaussian"));
+  REQUIRE_THROWS(lesson05::dists().parse("gaussian"));
 }
 
 TEST_CASE("the seed's host sort (n/2 + 1 rounds) matches the reference, n - 1 phases do not",
@@ -132,7 +131,7 @@ TEST_CASE("the seed's host sort (n/2 + 1 rounds) matches the reference, n - 1 ph
   for (Dist dist : kDists) {
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{255},
                           std::size_t{1024}, std::size_t{3001}}) {
-      CAPTURE(dist_name(dist), n);
+      CAPTURE(lesson05::dists().name(dist), n);
       std::vector<float> a = lesson05::make_input(n, dist, course::test::seed());
       const std::vector<float> expected = lesson05::reference_sort(a);
       lesson05::odd_even_sort(a.data(), n);
@@ -230,8 +229,8 @@ TEST_CASE("every version sorts every input, at the contract's sizes", "[gpu]") {
   const lesson05::Launch launch{};
   for (std::size_t n : kSizes) {
     for (Dist dist : kDists)
-      check_every_version(lesson05::make_input(n, dist, course::test::seed()), dist_name(dist),
-                          launch);
+      check_every_version(lesson05::make_input(n, dist, course::test::seed()),
+                          lesson05::dists().name(dist), launch);
     check_every_version(extremes(n), "extremes", launch);
   }
 }
@@ -242,8 +241,8 @@ TEST_CASE("the multi-block versions at whole segments, and at other block sizes"
     const std::size_t segment = 2 * static_cast<std::size_t>(threads);
     for (std::size_t n : {segment, 2 * segment, 3 * segment, 37 * segment, 37 * segment + 1}) {
       for (Dist dist : {Dist::reversed, Dist::special, Dist::dups})
-        check_every_version(lesson05::make_input(n, dist, course::test::seed()), dist_name(dist),
-                            launch);
+        check_every_version(lesson05::make_input(n, dist, course::test::seed()),
+                            lesson05::dists().name(dist), launch);
     }
   }
 }
@@ -254,8 +253,8 @@ TEST_CASE("the bitonic versions at one chunk and around it, and at a large size"
                         std::size_t{lesson05::kChunk + 1}, std::size_t{2 * lesson05::kChunk},
                         std::size_t{16 * lesson05::kChunk + 5}, (std::size_t{1} << 24) + 3}) {
     for (Dist dist : {Dist::uniform, Dist::reversed, Dist::special})
-      check_every_version(lesson05::make_input(n, dist, course::test::seed()), dist_name(dist),
-                          launch);
+      check_every_version(lesson05::make_input(n, dist, course::test::seed()),
+                          lesson05::dists().name(dist), launch);
   }
 }
 

@@ -17,7 +17,7 @@ struct Options {
   std::size_t n = lesson06::kSeedN;
   std::size_t k = lesson06::kSeedK;
   std::uint64_t seed = 2024;
-  std::string dist = "seed";
+  lesson06::Dist dist = lesson06::Dist::seed;
   std::string type = "int";
   int reps = 3;
   bool seed_init = false;
@@ -33,10 +33,9 @@ void print_values(const char* what, const std::vector<T>& values) {
 
 template <typename T>
 int run(const Options& o) {
-  const lesson06::Dist dist = lesson06::parse_dist(o.dist);
-  const std::vector<T> in = lesson06::make_input<T>(o.n, dist, o.seed);
+  const std::vector<T> in = lesson06::make_input<T>(o.n, o.dist, o.seed);
   std::printf("lesson06_cpu: the top %zu of %zu %ss, %s, median of %d runs\n\n", o.k, o.n,
-              o.type.c_str(), o.dist.c_str(), o.reps);
+              o.type.c_str(), lesson06::dists().name(o.dist).c_str(), o.reps);
   std::vector<T> top;
   const course::Timing t_select =
       course::time_cpu([&] { top = lesson06::reference_top_k(in, o.k); }, o.reps);
@@ -79,7 +78,7 @@ int main(int argc, char** argv) {
     cli.number("--n", &o.n, "values to select from", std::size_t{1})
         .number("--k", &o.k, "how many of the largest to find (1 to n)", std::size_t{1})
         .number("--seed", &o.seed, "seed of the random input")
-        .choice("--dist", &o.dist, lesson06::dist_names(), lesson06::dist_help())
+        .choice("--dist", &o.dist, lesson06::dists())
         .choice("--type", &o.type, {"int", "float"}, "the values' type")
         .number("--reps", &o.reps, "timed runs per method; the median is reported", 1, 10000)
         .flag("--seed-init", &o.seed_init,

@@ -46,9 +46,6 @@ constexpr int kCourseBlocks = 32;
 
 // ---- the inputs ---------------------------------------------------------------------------------
 
-// The value types a run can have (--type).
-enum class Type { int32, float32 };
-
 // The inputs (--dist):
 //   seed        the seed's: random ints from 0 to 2^31 - 1 (rand()'s range), every even index
 //               negated; as floats, the same divided by 2^31
@@ -61,28 +58,15 @@ enum class Type { int32, float32 };
 //               -FLT_MAX, FLT_MAX, -0.0, +0.0, denormals and ordinary floats
 enum class Dist { seed, equal, dups, ascending, descending, extremes };
 
-inline const std::vector<std::string>& dist_names() {
-  static const std::vector<std::string> names = {"seed",      "equal",      "dups",
-                                                 "ascending", "descending", "extremes"};
+inline const course::Names<Dist>& dists() {
+  static const course::Names<Dist> names = {
+      {"seed", "random ints with every even index negated, as the seed's"},
+      {"equal", "one negative value"},
+      {"dups", "64 distinct values"},
+      {"ascending", "ascending"},
+      {"descending", "descending"},
+      {"extremes", "INT_MIN, INT_MAX (floats: infinities, -0.0, +0.0, denormals)"}};
   return names;
-}
-
-inline const char* dist_help() {
-  return "seed: random ints with every even index negated, as the seed's; equal: one negative "
-         "value; dups: 64 distinct values; ascending; descending; extremes: INT_MIN, INT_MAX "
-         "(floats: infinities, -0.0, +0.0, denormals)";
-}
-
-inline Dist parse_dist(const std::string& name) {
-  return static_cast<Dist>(course::index_of(dist_names(), name, "distribution"));
-}
-
-inline const std::string& dist_name(Dist dist) {
-  return dist_names().at(static_cast<std::size_t>(dist));
-}
-
-inline const char* type_name(Type type) {
-  return type == Type::int32 ? "int" : "float";
 }
 
 // Element i of n for `dist`: a pure function of (seed, i), so the GPU can make the inputs that

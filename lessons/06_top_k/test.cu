@@ -112,7 +112,7 @@ TEST_CASE("the inputs hold what they promise", "[cpu]") {
         lesson06::make_input<float>(1000, Dist::seed, seed));
   CHECK(lesson06::make_input<float>(1000, Dist::seed, seed) !=
         lesson06::make_input<float>(1000, Dist::seed, seed + 1));
-  REQUIRE_THROWS(lesson06::parse_dist("gaussian"));
+  REQUIRE_THROWS(lesson06::dists().parse("gaussian"));
 }
 
 TEST_CASE("the references match a full sort and a set, on every input", "[cpu]") {
@@ -122,7 +122,7 @@ TEST_CASE("the references match a full sort and a set, on every input", "[cpu]")
       const auto ints = lesson06::make_input<std::int32_t>(n, dist, course::test::seed());
       const auto floats = lesson06::make_input<float>(n, dist, course::test::seed());
       for (std::size_t k : ks_for(n)) {
-        CAPTURE(lesson06::dist_name(dist), n, k);
+        CAPTURE(lesson06::dists().name(dist), n, k);
         REQUIRE(lesson06::reference_top_k(ints, k) == full_sort_top_k(ints, k));
         REQUIRE(lesson06::partial_sort_top_k(ints, k) == full_sort_top_k(ints, k));
         REQUIRE(lesson06::reference_top_k_distinct(ints, k) == set_top_k_distinct(ints, k));
@@ -140,7 +140,7 @@ TEST_CASE("the seed's insertion list keeps the k largest distinct values", "[cpu
     for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{3001}}) {
       const auto in = lesson06::make_input<std::int32_t>(n, dist, course::test::seed());
       for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{10}, std::size_t{48}}) {
-        CAPTURE(lesson06::dist_name(dist), n, k);
+        CAPTURE(lesson06::dists().name(dist), n, k);
         REQUIRE(lesson06::seed_cpu_top_k(in, k) == set_top_k_distinct(in, k));
       }
     }
@@ -210,7 +210,7 @@ TEST_CASE("radix select's CPU model finds the k-th largest key", "[cpu]") {
     std::vector<Key> keys = lesson06::keys_of(in);
     for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{100}, std::size_t{10005},
                           std::size_t{20011}}) {
-      CAPTURE(lesson06::dist_name(dist), k);
+      CAPTURE(lesson06::dists().name(dist), k);
       std::vector<Key> sorted = keys;
       std::sort(sorted.begin(), sorted.end(), std::greater<Key>());
       REQUIRE(lesson06::radix_select_kth(keys, k) == sorted[k - 1]);
@@ -344,7 +344,7 @@ void check_sizes() {
                         std::size_t{4097}, std::size_t{1000003}}) {
     for (Dist dist : kDists) {
       check_every_version(lesson06::make_input<T>(n, dist, course::test::seed() + n),
-                          lesson06::dist_name(dist), ks_for(n));
+                          lesson06::dists().name(dist), ks_for(n));
     }
   }
 }
@@ -421,7 +421,7 @@ TEST_CASE("repeated runs give the same, right, result", "[gpu]") {
       for (const auto& v : lesson06::versions<std::int32_t>()) {
         if (!v.indices || !v.limit(in.size(), k, {}).empty()) continue;
         for (int run = 0; run < 10; ++run) {
-          INFO(v.name << ", " << lesson06::dist_name(dist) << ", k = " << k << ", run " << run);
+          INFO(v.name << ", " << lesson06::dists().name(dist) << ", k = " << k << ", run " << run);
           CHECK(checked([&](const std::int32_t* a, std::int32_t* values,
                             std::size_t* indices) { v.run(a, in.size(), k, values, indices, ws); },
                         in, d_in, k, expected, true) == "");

@@ -36,13 +36,13 @@ std::vector<unsigned long long> expected_histogram(const std::vector<std::uint8_
 }  // namespace
 
 TEST_CASE("the per-warp histogram counts every size exactly", "[gpu]") {
-  const std::string dist = GENERATE(as<std::string>{}, "uniform", "same", "skewed");
+  const lesson01::Dist dist = GENERATE(from_range(lesson01::dists().all()));
   const std::uint64_t seed = course::test::seed();
   std::vector<std::size_t> sizes = {1, 2, 31, 32, 33, 255, 256, 257, 4097, 1000003};
   sizes.push_back(1 + seed % 300000);  // and one size nobody can guess in advance
   for (std::size_t n : sizes) {
     const std::vector<std::uint8_t> data = lesson01::make_input(n, dist, seed + n);
-    INFO(dist << ", n = " << n);
+    INFO(lesson01::dists().name(dist) << ", n = " << n);
     CHECK(course::test::mismatch(student_histogram(data), expected_histogram(data)) == "");
   }
 }
@@ -51,7 +51,8 @@ TEST_CASE("the per-warp histogram is exact on a large input, run after run", "[g
   // Many blocks merge at once: a missing barrier or a non-atomic merge loses counts, and not
   // always the same ones.
   const std::size_t n = (std::size_t{24} << 20) + 11;
-  const std::vector<std::uint8_t> data = lesson01::make_input(n, "skewed", course::test::seed());
+  const std::vector<std::uint8_t> data =
+      lesson01::make_input(n, lesson01::Dist::skewed, course::test::seed());
   const std::vector<unsigned long long> expected = expected_histogram(data);
   for (int run = 0; run < 4; ++run) {
     INFO("run " << run);
@@ -63,7 +64,8 @@ TEST_CASE("every byte is one shared-memory atomicAdd into its warp's own histogr
   // All bytes equal: one bin is hit by everyone. One histogram per block puts every block's
   // atomics on one shared word; one per warp spreads them over kWarpsPerBlock words.
   const std::size_t n = (std::size_t{1} << 20) + 7;
-  const std::vector<std::uint8_t> data = lesson01::make_input(n, "same", course::test::seed());
+  const std::vector<std::uint8_t> data =
+      lesson01::make_input(n, lesson01::Dist::same, course::test::seed());
   const course::DeviceBuffer<std::uint8_t> d_data(data);
   course::test::GuardedBuffer<unsigned long long> bins(kBins);
   bins.poison(0xEE);

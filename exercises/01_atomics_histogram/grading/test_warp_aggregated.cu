@@ -79,7 +79,7 @@ TEST_CASE("one add per distinct bin, with the number of lanes holding it", "[gpu
 
 TEST_CASE("the warp-aggregated histogram counts exactly", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
-  for (const std::string dist : {"uniform", "same", "skewed"}) {
+  for (const lesson01::Dist dist : lesson01::dists().all()) {
     for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}, std::size_t{1000003},
                           std::size_t{1 + seed % 300000}}) {
       const std::vector<std::uint8_t> data = lesson01::make_input(n, dist, seed + n);
@@ -89,7 +89,7 @@ TEST_CASE("the warp-aggregated histogram counts exactly", "[gpu]") {
       grading01::warp_aggregated_histogram(d_data.data(), n, bins.data());
       const std::vector<unsigned long long> got = bins.download();
       const lesson01::Histogram expected = lesson01::histogram_cpu_loop(data.data(), n);
-      INFO(dist << ", n = " << n);
+      INFO(lesson01::dists().name(dist) << ", n = " << n);
       REQUIRE(bins.guards_intact());
       CHECK(course::test::mismatch(got, expected) == "");
     }

@@ -74,7 +74,7 @@ TEST_CASE("small tables, awkward sizes, and keys that share one bucket", "[gpu]"
     for (lesson04::Dist dist :
          {lesson04::Dist::random, lesson04::Dist::dups, lesson04::Dist::sequential}) {
       check_counts(lesson04::make_keys(n, dist, seed), lesson04::kSeedBuckets, 60,
-                   lesson04::dist_name(dist));
+                   lesson04::dists().name(dist));
     }
   }
   check_counts(lesson04::make_keys(1000, lesson04::Dist::collide, seed), lesson04::kSeedBuckets, 60,

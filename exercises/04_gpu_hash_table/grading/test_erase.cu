@@ -94,7 +94,7 @@ TEST_CASE("erased keys are gone, the others found, at every size", "[gpu]") {
   for (std::size_t n : {1, 2, 33, 257, 4097, 1000003}) {
     for (lesson04::Dist dist : {lesson04::Dist::random, lesson04::Dist::dups}) {
       check_erase(lesson04::make_keys(n, dist, seed), lesson04::capacity_for(n, 0.5),
-                  lesson04::dist_name(dist));
+                  lesson04::dists().name(dist));
     }
   }
   // A full table's runs are long: an erased slot that turned empty would cut many of them.

@@ -55,7 +55,7 @@ TEST_CASE("small tables, awkward sizes, repeated keys", "[gpu]") {
     for (lesson04::Dist dist : {lesson04::Dist::random, lesson04::Dist::sequential,
                                 lesson04::Dist::dups, lesson04::Dist::equal}) {
       check_sorted(lesson04::make_keys(n, dist, seed), lesson04::kSeedBuckets, 60,
-                   lesson04::dist_name(dist));
+                   lesson04::dists().name(dist));
     }
   }
 }

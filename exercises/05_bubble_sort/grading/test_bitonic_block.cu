@@ -49,7 +49,7 @@ TEST_CASE("the bitonic block sort sorts every input, at every size up to a block
                           std::size_t{32}, std::size_t{33}, std::size_t{1000}, std::size_t{1024},
                           std::size_t{4097}, std::size_t{8192}}) {
       const std::vector<float> in = lesson05::make_input(n, dist, course::test::seed() + n);
-      INFO(lesson05::dist_name(dist) << ", n = " << n);
+      INFO(lesson05::dists().name(dist) << ", n = " << n);
       CHECK(lesson05::test::sorted_by(sort_block, in, lesson05::reference_sort(in)) == "");
     }
   }

@@ -38,7 +38,7 @@ TEST_CASE("merge-split rounds sort every input, at whole runs and at any n", "[g
           std::size_t{1024}, std::size_t{5 * 512}, std::size_t{10000}, std::size_t{64 * 512 + 7}}) {
       const std::vector<float> in =
           runs_sorted(lesson05::make_input(n, dist, course::test::seed() + n));
-      INFO(lesson05::dist_name(dist) << ", n = " << n);
+      INFO(lesson05::dists().name(dist) << ", n = " << n);
       CHECK(lesson05::test::sorted_by(merge_sort, in, lesson05::reference_sort(in)) == "");
     }
   }

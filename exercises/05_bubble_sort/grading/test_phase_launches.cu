@@ -17,7 +17,7 @@ TEST_CASE("one launch per phase sorts every input", "[gpu]") {
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{64},
                           std::size_t{257}, std::size_t{1024}, std::size_t{3001}}) {
       const std::vector<float> in = lesson05::make_input(n, dist, course::test::seed() + n);
-      INFO(lesson05::dist_name(dist) << ", n = " << n);
+      INFO(lesson05::dists().name(dist) << ", n = " << n);
       CHECK(lesson05::test::sorted_by(
                 [](const float* a, float* b, std::size_t m) { grading05::phase_sort(a, b, m); }, in,
                 lesson05::reference_sort(in)) == "");

@@ -75,7 +75,7 @@ TEST_CASE("every thread keeps its k best pairs, forwards and backwards", "[gpu]"
       for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{100003}}) {
         const auto keys = lesson06::keys_of(lesson06::make_input<std::int32_t>(n, dist, seed + n));
         for (bool backwards : {false, true})
-          check(keys, k, 4, 64, backwards, lesson06::dist_name(dist).c_str());
+          check(keys, k, 4, 64, backwards, lesson06::dists().name(dist).c_str());
       }
     }
   }

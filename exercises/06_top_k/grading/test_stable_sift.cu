@@ -60,7 +60,7 @@ TEST_CASE("the sift keeps the input order, at every size", "[gpu]") {
       std::sort(sorted.begin(), sorted.end());
       const lesson06::Key low = sorted[rng() % n];
       const lesson06::Key high = std::max(low, sorted[std::min(n - 1, rng() % n)]);
-      check_sift(keys, low, high, lesson06::dist_name(dist).c_str());
+      check_sift(keys, low, high, lesson06::dists().name(dist).c_str());
     }
   }
 }
