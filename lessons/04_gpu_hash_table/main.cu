@@ -261,6 +261,113 @@ void print_key_rates(const course::ResultTable& table, std::size_t n, double boo
       "thread)\n\n");
 }
 
+// Everything the versions read and write on the GPU, and the rows they make: each version, and
+// per row the same operation's time on std::unordered_map.
+struct Rows {
+  std::size_t n;
+  const std::vector<std::uint32_t>& keys;
+  const Cpu& cpu;
+  DeviceData& d;
+  std::vector<course::Version> versions;
+  std::vector<double> map_ms;
+
+  void add(course::Version v, double cpu_ms) {
+    versions.push_back(std::move(v));
+    map_ms.push_back(cpu_ms);
+  }
+};
+
+// The chained versions (v0 only with --show-race: the race it loses entries to is the point),
+// checked by copying the table back and walking every chain.
+void add_chained(Rows& rows, bool show_race, const lesson04::Launch& launch,
+                 lesson04::ChainedTable* seed_sized, lesson04::ChainedTable* load_sized) {
+  auto add = [&](const char* name, const char* idea, lesson04::ChainedInsert insert,
+                 lesson04::ChainedTable* t, bool may_fail) {
+    Rows* r = &rows;
+    course::Version v{name,
+                      idea,
+                      "",
+                      [r, insert, t, launch] { insert(r->d.keys.data(), r->n, *t, launch); },
+                      [r, t] {
+                        const lesson04::ChainCheck check = t->check(r->keys);
+                        return check.ok(r->n) ? std::string() : check.text(r->n);
+                      },
+                      [t] { t->clear(); }};
+    v.may_fail = may_fail;
+    rows.add(std::move(v), rows.cpu.book_ms);
+  };
+  if (show_race) {
+    add("v0", "the book's: a lock per bucket, taken lane by lane",
+        lesson04::insert_seed_lock<false>, seed_sized, true);
+  }
+  for (const lesson04::ChainedVersion& v : lesson04::chained_versions())
+    add(v.name, v.idea, v.insert, v.sized_from_load_factor ? load_sized : seed_sized, false);
+}
+
+// Open addressing, checked slot by slot against the map; the sorted array, through its lookups.
+void add_open_and_sorted(Rows& rows, lesson04::OpenTable* open, lesson04::SortedTable* sorted) {
+  Rows* r = &rows;
+  for (const lesson04::OpenVersion& v : lesson04::open_versions()) {
+    rows.add({v.name, v.idea, "", [r, v, open] { v.insert(r->d.keys.data(), r->n, *open, {}); },
+              [r, open] {
+                try {
+                  open->throw_if_full();
+                } catch (const std::length_error& e) {
+                  return std::string(e.what());
+                }
+                const lesson04::SlotCheck check = open->check(r->cpu.map, r->n);
+                return check.ok(r->cpu.map) ? std::string() : check.text(r->cpu.map);
+              },
+              [open] { open->clear(); }},
+             rows.cpu.map_ms);
+  }
+  rows.add({"CUB", "sorted array: cub::DeviceRadixSort::SortPairs", "",
+            [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
+            [r, sorted] {
+              sorted->find(r->d.keys.data(), r->n, r->d.found.data());
+              return wrong_answers(r->d.found, r->cpu.hits);
+            }},
+           rows.cpu.map_ms);
+}
+
+// Find, for present keys and for absent ones, on each table built again (untimed) first.
+void add_finds(Rows& rows, lesson04::OpenTable* open, lesson04::SortedTable* sorted,
+               const std::vector<std::uint32_t>* misses) {
+  Rows* r = &rows;
+  const double bytes = 16.0 * static_cast<double>(rows.n);  // query, slot, answer
+  for (const bool present : {true, false}) {
+    const std::uint32_t* queries = present ? rows.d.keys.data() : rows.d.absent.data();
+    const std::vector<std::uint32_t>* expected = present ? &rows.cpu.hits : misses;
+    const std::string row = present ? " find" : " miss";
+    const std::string which = present ? ", keys present" : ", keys absent";
+    const double cpu_ms = present ? rows.cpu.hit_ms : rows.cpu.miss_ms;
+    const auto check = [r, expected] { return wrong_answers(r->d.found, *expected); };
+    for (const lesson04::OpenVersion& v : lesson04::open_versions()) {
+      rows.add({v.name + row,
+                v.idea + which,
+                "",
+                [r, v, open, queries] { v.find(queries, r->n, *open, r->d.found.data(), {}); },
+                check,
+                {},
+                [r, v, open] {
+                  open->clear();
+                  v.insert(r->d.keys.data(), r->n, *open, {});
+                },
+                bytes},
+               cpu_ms);
+    }
+    rows.add({"Thr" + row,
+              "sorted array: thrust::upper_bound" + which,
+              "",
+              [r, sorted, queries] { sorted->find(queries, r->n, r->d.found.data()); },
+              check,
+              {},
+              [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
+              bytes},
+             cpu_ms);
+  }
+}
+
 int run(course::Lesson& lesson, const Options& o) {
   const std::size_t n = lesson.n();
   const std::uint64_t seed = lesson.options().seed;
@@ -284,95 +391,22 @@ int run(course::Lesson& lesson, const Options& o) {
                course::DeviceBuffer<std::uint32_t>(iota), course::DeviceBuffer<std::uint32_t>(n)};
   lesson.poison([&] { d.found.fill_bytes(0xA5); });
   const std::vector<std::uint32_t> misses(n, lesson04::kNotFound);
-  const double find_bytes = 16.0 * static_cast<double>(n);
-  std::vector<course::Version> versions;
-  std::vector<double> map_ms;  // per row: the same operation on std::unordered_map
-
-  // The chained versions: copied back, rebased and walked after the timed runs.
-  const lesson04::Launch chained{nullptr, o.blocks > 0 ? o.blocks : lesson04::kSeedBlocks};
   lesson04::ChainedTable seed_sized(lesson04::kSeedBuckets, n);
   lesson04::ChainedTable load_sized(slots, n);
-  auto add_chained = [&](const char* name, const char* idea, lesson04::ChainedInsert insert,
-                         lesson04::ChainedTable* t, bool may_fail) {
-    versions.push_back({name, idea, "", [&, insert, t] { insert(d.keys.data(), n, *t, chained); },
-                        [&, t] {
-                          const lesson04::ChainCheck check = t->check(keys);
-                          return check.ok(n) ? std::string() : check.text(n);
-                        },
-                        [t] { t->clear(); }});
-    versions.back().may_fail = may_fail;
-    map_ms.push_back(cpu.book_ms);
-  };
-  if (o.show_race) {
-    add_chained("v0", "the book's: a lock per bucket, taken lane by lane",
-                lesson04::insert_seed_lock<false>, &seed_sized, true);
-  }
-  for (const lesson04::ChainedVersion& v : lesson04::chained_versions()) {
-    add_chained(v.name, v.idea, v.insert, v.sized_from_load_factor ? &load_sized : &seed_sized,
-                false);
-  }
-  // Open addressing: the table against the map.
   lesson04::OpenTable open(slots, hash);
-  for (const lesson04::OpenVersion& v : lesson04::open_versions()) {
-    versions.push_back({v.name, v.idea, "", [&, v] { v.insert(d.keys.data(), n, open, {}); },
-                        [&] {
-                          try {
-                            open.throw_if_full();
-                          } catch (const std::length_error& e) {
-                            return std::string(e.what());
-                          }
-                          const lesson04::SlotCheck check = open.check(cpu.map, n);
-                          return check.ok(cpu.map) ? std::string() : check.text(cpu.map);
-                        },
-                        [&] { open.clear(); }});
-    map_ms.push_back(cpu.map_ms);
-  }
-  // The sorted array, checked through its lookups.
   lesson04::SortedTable sorted(n);
-  const auto build_sorted = [&] { sorted.build(d.keys.data(), d.indices.data(), n); };
-  versions.push_back(
-      {"CUB", "sorted array: cub::DeviceRadixSort::SortPairs", "", build_sorted, [&] {
-         sorted.find(d.keys.data(), n, d.found.data());
-         return wrong_answers(d.found, cpu.hits);
-       }});
-  map_ms.push_back(cpu.map_ms);
-  // Then find, for present keys and for absent ones, on each table built again untimed.
-  for (const bool present : {true, false}) {
-    const std::uint32_t* queries = present ? d.keys.data() : d.absent.data();
-    const std::vector<std::uint32_t>* expected = present ? &cpu.hits : &misses;
-    const std::string row = present ? " find" : " miss";
-    const std::string which = present ? ", keys present" : ", keys absent";
-    for (const lesson04::OpenVersion& v : lesson04::open_versions()) {
-      versions.push_back({v.name + row,
-                          v.idea + which,
-                          "",
-                          [&, v, queries] { v.find(queries, n, open, d.found.data(), {}); },
-                          [&, expected] { return wrong_answers(d.found, *expected); },
-                          {},
-                          [&, v] {
-                            open.clear();
-                            v.insert(d.keys.data(), n, open, {});
-                          },
-                          find_bytes});
-      map_ms.push_back(present ? cpu.hit_ms : cpu.miss_ms);
-    }
-    versions.push_back({"Thr" + row,
-                        "sorted array: thrust::upper_bound" + which,
-                        "",
-                        [&, queries] { sorted.find(queries, n, d.found.data()); },
-                        [&, expected] { return wrong_answers(d.found, *expected); },
-                        {},
-                        build_sorted,
-                        find_bytes});
-    map_ms.push_back(present ? cpu.hit_ms : cpu.miss_ms);
-  }
+  Rows rows{n, keys, cpu, d, {}, {}};
+  add_chained(rows, o.show_race, {nullptr, o.blocks > 0 ? o.blocks : lesson04::kSeedBlocks},
+              &seed_sized, &load_sized);
+  add_open_and_sorted(rows, &open, &sorted);
+  add_finds(rows, &open, &sorted, &misses);
   const course::ResultTable& table = lesson.run_versions(
       course::format("lesson04, %zu keys, %s, on %s%s; insert rows count 12 bytes a key (the "
                      "key read, an 8-byte entry written), find rows 16 (query, slot, answer)",
                      n, dist.c_str(), report.props.name,
                      o.book_hash ? ", v4 and v5 with the book's hash" : ""),
-      12.0 * static_cast<double>(n), versions);
-  print_key_rates(table, n, cpu.book_ms, map_ms);
+      12.0 * static_cast<double>(n), rows.versions);
+  print_key_rates(table, n, cpu.book_ms, rows.map_ms);
 
   // The whole trip: the keys in (from pageable memory), v4's insert and find, the answers out.
   course::DeviceBuffer<std::uint32_t> copy(n);
