@@ -15,6 +15,11 @@
 
 namespace course {
 
+// Where a DeviceBuffer's memory lives: on the GPU (cudaMalloc), or managed (cudaMallocManaged),
+// which the CPU and the GPU share and which moves on demand to whichever touches it (what lesson
+// 06's seed declares as __managed__ arrays).
+enum class Memory { device, managed };
+
 // An owning, move-only array in device memory. It is not initialised: call fill_bytes() or
 // upload() before reading it.
 template <typename T>
@@ -23,8 +28,13 @@ class DeviceBuffer {
   using value_type = T;
 
   DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+  explicit DeviceBuffer(std::size_t count, Memory where = Memory::device) : count_(count) {
+    if (count_ == 0) return;
+    if (where == Memory::managed) {
+      CUDA_CHECK(cudaMallocManaged(reinterpret_cast<void**>(&data_), bytes()));
+    } else {
+      CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+    }
   }
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
   ~DeviceBuffer() { release(); }

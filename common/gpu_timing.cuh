@@ -88,10 +88,8 @@ namespace detail {
 // Reads `words` and writes nothing (unless their XOR is a value no buffer of 0x5A bytes gives).
 template <typename = void>
 __global__ void read_all_kernel(const uint4* words, std::size_t count, unsigned* never) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned x = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < count; i += course::grid_stride()) {
     const uint4 w = words[i];
     x ^= w.x ^ w.y ^ w.z ^ w.w;
   }

@@ -1,13 +1,27 @@
-// Grid sizes. A grid-stride kernel wants just enough blocks to fill the GPU: more only adds
-// blocks that each pay the start-up and merge costs again; fewer leaves SMs, or the memory
-// system, without enough work in flight.
+// Grid sizes, the warp, and the grid-stride loop. A grid-stride kernel wants just enough blocks to
+// fill the GPU: more only adds blocks that each pay the start-up and merge costs again; fewer
+// leaves SMs, or the memory system, without enough work in flight.
 #pragma once
 
 #include <cstddef>
 
 #include "check.hpp"
+#include "warp.hpp"
 
 namespace course {
+
+#ifdef __CUDACC__
+// The grid-stride loop, written the one way the course writes it:
+//   for (std::size_t i = course::first_index(); i < n; i += course::grid_stride())
+// A thread starts at its place in the grid and steps by the grid's size, so any grid covers any n
+// (in 64-bit indices: n may pass 2^32).
+__device__ inline std::size_t first_index() {
+  return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+}
+__device__ inline std::size_t grid_stride() {
+  return static_cast<std::size_t>(gridDim.x) * blockDim.x;
+}
+#endif
 
 // The number of SMs of the current device.
 inline int sm_count() {

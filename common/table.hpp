@@ -21,20 +21,10 @@
 #include <vector>
 
 #include "bits.hpp"
+#include "format.hpp"
 #include "timing.hpp"
 
 namespace course {
-
-// printf-style formatting into a std::string.
-template <typename... Args>
-std::string format(const char* fmt, Args... args) {
-  const int size = std::snprintf(nullptr, 0, fmt, args...);
-  if (size < 0) throw std::runtime_error(std::string("bad format string: ") + fmt);
-  std::string out(static_cast<std::size_t>(size) + 1, '\0');
-  std::snprintf(out.data(), out.size(), fmt, args...);
-  out.pop_back();
-  return out;
-}
 
 // A count as people write it: 2^25 for powers of two, 100Mi for multiples of 2^20, else digits.
 inline std::string size_text(std::size_t n) {

@@ -21,8 +21,6 @@
 
 namespace lesson01 {
 
-constexpr int kWarp = 32;
-
 // The seed's launch shape, kept by v0 to v3: 256 threads, one per bin (so v1's block zeroes and
 // merges its histogram in one step per thread), and 2 blocks per SM (the seed's rule of thumb).
 constexpr int kSeedThreads = 256;
@@ -65,9 +63,7 @@ void launch_resident(const std::uint8_t* data, std::size_t n, Counter* bins, con
 // v0 global atomics (the seed's first GPU program): every byte is one atomicAdd on one of 256
 // 32-bit counters in global memory. Hundreds of thousands of threads share 256 addresses.
 __global__ void global_atomics_kernel(const std::uint8_t* data, std::size_t n, unsigned int* bins) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     atomicAdd(&bins[data[i]], 1u);
   }
 }
@@ -88,9 +84,7 @@ __global__ void shared_histogram_kernel(const std::uint8_t* data, std::size_t n,
   __shared__ unsigned int block_bins[kBins];
   block_bins[threadIdx.x] = 0;
   __syncthreads();  // every counter is zero before any thread counts
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     atomicAdd(&block_bins[data[i]], 1u);
   }
   __syncthreads();  // every count is in before the merge reads it
@@ -134,8 +128,8 @@ template <typename Count>
 __device__ __forceinline__ void for_each_byte(const std::uint8_t* data, std::size_t n,
                                               Count count) {
   const Aligned16 bytes(data, n);
-  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = course::first_index();
+  const std::size_t threads = course::grid_stride();
   for (std::size_t i = thread; i < bytes.vectors; i += threads) {
     count_vector(bytes.body()[i], count);
   }
@@ -195,7 +189,7 @@ __global__ void warp_aggregated_kernel(const std::uint8_t* data, std::size_t n,
   __shared__ BlockBins block_bins;
   block_bins.zero();
   __syncthreads();  // zeroed before counting
-  const unsigned int lane = threadIdx.x % kWarp;
+  const unsigned int lane = threadIdx.x % course::kWarpSize;
   for_each_byte(data, n, [&](unsigned int byte) {
     const unsigned int peers = __match_any_sync(__activemask(), byte);
     if (lane == static_cast<unsigned int>(__ffs(peers) - 1)) {
@@ -217,21 +211,23 @@ inline void histogram_warp_aggregated(const std::uint8_t* data, std::size_t n,
 // shared-memory bank l for every bin (32 banks of 4 bytes), so the 32 lanes of a warp never
 // share a bank, whatever their bytes. 32 KiB per block.
 struct LaneCopies {
-  unsigned int counts[kBins][kWarp];
+  unsigned int counts[kBins][course::kWarpSize];
 
   __device__ void zero() {
-    for (int i = threadIdx.x; i < kBins * kWarp; i += blockDim.x)
+    for (int i = threadIdx.x; i < kBins * course::kWarpSize; i += blockDim.x)
       (&counts[0][0])[i] = 0;
   }
-  // Lane l's copy: element [b * kWarp] of the result is lane l's counter for bin b.
-  __device__ unsigned int* copy_of_this_lane() { return &counts[0][threadIdx.x % kWarp]; }
+  // Lane l's copy: element [b * course::kWarpSize] of the result is lane l's counter for bin b.
+  __device__ unsigned int* copy_of_this_lane() {
+    return &counts[0][threadIdx.x % course::kWarpSize];
+  }
   // Adds the 32 copies of each bin to `bins`. Thread t reads copy (k + t) % 32 at step k, so a
   // warp's 32 lanes read 32 different banks.
   __device__ void merge_into(unsigned long long* bins) const {
     for (int b = threadIdx.x; b < kBins; b += blockDim.x) {
       unsigned long long sum = 0;
-      for (int k = 0; k < kWarp; ++k)
-        sum += counts[b][(k + b) % kWarp];
+      for (int k = 0; k < course::kWarpSize; ++k)
+        sum += counts[b][(k + b) % course::kWarpSize];
       if (sum != 0) atomicAdd(&bins[b], sum);
     }
   }
@@ -248,7 +244,8 @@ __global__ void __launch_bounds__(kThreads)
   copies.zero();
   __syncthreads();  // zeroed before counting
   unsigned int* mine = copies.copy_of_this_lane();
-  for_each_byte(data, n, [&](unsigned int byte) { atomicAdd(&mine[byte * kWarp], 1u); });
+  for_each_byte(data, n,
+                [&](unsigned int byte) { atomicAdd(&mine[byte * course::kWarpSize], 1u); });
   __syncthreads();  // counted before merging
   copies.merge_into(bins);
 }
@@ -272,14 +269,14 @@ __global__ void __launch_bounds__(kThreads)
     pipelined_kernel(const std::uint8_t* data, std::size_t n, unsigned long long* bins) {
   __shared__ LaneCopies copies;
   const Aligned16 bytes(data, n);
-  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = course::first_index();
+  const std::size_t threads = course::grid_stride();
   uint4 next{};
   if (thread < bytes.vectors) next = bytes.body()[thread];  // in flight during the zeroing
   copies.zero();
   __syncthreads();  // zeroed before counting
   unsigned int* mine = copies.copy_of_this_lane();
-  auto count = [&](unsigned int byte) { atomicAdd(&mine[byte * kWarp], 1u); };
+  auto count = [&](unsigned int byte) { atomicAdd(&mine[byte * course::kWarpSize], 1u); };
   for (std::size_t i = thread; i < bytes.vectors; i += threads) {
     const uint4 current = next;
     if (i + threads < bytes.vectors) next = bytes.body()[i + threads];  // before counting

@@ -111,6 +111,21 @@ void print_grid_sweep(course::DeviceBuffer<std::uint8_t>& d_input, std::size_t n
   std::printf("every sweep result %s\n", all_ok ? "checked ok" : "FAILED its check");
 }
 
+// Copy in, count with v7, copy out: the seed's timing included the copy over PCIe, and this shows
+// how much of such a figure is the kernel.
+void whole_trip_v7(course::Lesson& lesson, const std::vector<std::uint8_t>& input,
+                   course::DeviceBuffer<std::uint8_t>& d_input,
+                   course::DeviceBuffer<unsigned long long>& d_wide) {
+  std::vector<unsigned long long> back(kBins);
+  lesson.whole_trip(
+      "v7", static_cast<double>(input.size()), [&] { d_input.upload(input); },
+      [&] {
+        lesson01::histogram_pipelined(d_input.data(), input.size(), d_wide.data());
+        CUDA_CHECK(cudaMemcpy(back.data(), d_wide.data(), kBins * sizeof(unsigned long long),
+                              cudaMemcpyDeviceToHost));
+      });
+}
+
 int run(course::Lesson& lesson, const Options& o) {
   const std::size_t n = lesson.n();
   const std::string dist = lesson01::dists().name(o.dist);
@@ -164,16 +179,7 @@ int run(course::Lesson& lesson, const Options& o) {
       course::format("lesson01, n = %zu bytes, %s, on %s", n, dist.c_str(), report.props.name),
       static_cast<double>(n), versions);
 
-  // Copy in, count with v7, copy out: the seed's timing included the copy over PCIe, and this
-  // shows how much of such a figure is the kernel.
-  std::vector<unsigned long long> back(kBins);
-  lesson.whole_trip(
-      "v7", static_cast<double>(n), [&] { d_input.upload(input); },
-      [&] {
-        lesson01::histogram_pipelined(d_input.data(), n, d_wide.data());
-        CUDA_CHECK(cudaMemcpy(back.data(), d_wide.data(), kBins * sizeof(unsigned long long),
-                              cudaMemcpyDeviceToHost));
-      });
+  whole_trip_v7(lesson, input, d_input, d_wide);
   lesson.write_csv(dist, {{"cpu_loop_ms", course::format("%.6f", loop_ms)}});
   if (o.grid_sweep) print_grid_sweep(d_input, n, d_wide, expected, lesson.reps());
   return lesson.finish();

@@ -21,7 +21,6 @@
 
 namespace lesson02 {
 
-constexpr int kWarp = course::kWarpSize;
 constexpr int kThreads = 256;  // the seed's block size, kept by every version (v6's is a template)
 
 // Scratch memory, allocated once for a given n, outside the timed runs (as CUB's temporary
@@ -200,14 +199,14 @@ __global__ void last_warp_kernel(const T* in, std::size_t n, T* out) {
   if (i + blockDim.x < n) sum += in[i + blockDim.x];
   cache[tid] = sum;
   __syncthreads();
-  for (unsigned int s = blockDim.x / 2; s > kWarp; s >>= 1) {
+  for (unsigned int s = blockDim.x / 2; s > course::kWarpSize; s >>= 1) {
     if (tid < s) cache[tid] += cache[tid + s];
     __syncthreads();
   }
-  if (tid < kWarp) {
-    sum = cache[tid] + cache[tid + kWarp];
+  if (tid < course::kWarpSize) {
+    sum = cache[tid] + cache[tid + course::kWarpSize];
 #pragma unroll
-    for (int offset = kWarp / 2; offset > 0; offset /= 2) {
+    for (int offset = course::kWarpSize / 2; offset > 0; offset /= 2) {
       __syncwarp();  // every lane has read before any lane overwrites
       cache[tid] = sum;
       __syncwarp();  // every lane has written before any lane reads
@@ -224,13 +223,13 @@ void reduce_last_warp(const T* in, std::size_t n, T* result, Workspace<T>& ws, L
 
 // ---- v5 -----------------------------------------------------------------------------------------
 
-// v5's building blocks, warp_sum and block_sum, live in common/block_reduce.cuh, because
-// lessons 03 and 06 use them too. warp_sum: at each of five steps a lane adds the value of the
-// lane `offset` above it, by __shfl_down_sync, straight from that lane's register (no shared
-// memory, no barrier); for ints on compute capability 8.0 and newer, __reduce_add_sync does all
-// five steps in one instruction. block_sum: each warp sums its lanes, the warps' sums meet in 32
-// shared-memory slots, and the first warp sums those; the block's sum ends in thread 0.
-using course::block_sum;
+// v5's building blocks, warp_sum and block_sum, are in block_reduce.cuh, beside this file: read
+// it now (lessons 03, 04 and 06 include it from there). warp_sum: at each of five steps a lane adds
+// the value of the lane `offset` above it, by __shfl_down_sync, straight from that lane's register
+// (no shared memory, no barrier); for ints on compute capability 8.0 and newer, __reduce_add_sync
+// does all five steps in one instruction. block_sum: each warp sums its lanes, the warps' sums meet
+// in 32 shared-memory slots (WarpSlots, which the kernel declares), and the first warp sums those;
+// the block's sum ends in thread 0.
 
 // v5 warp shuffles: the whole block reduction is warp_sum and block_sum, lanes exchanging
 // registers (v4: every step went through shared memory). Two barriers per block in all.
@@ -239,7 +238,8 @@ __global__ void shuffle_kernel(const T* in, std::size_t n, T* out) {
   const std::size_t i = blockIdx.x * (2 * static_cast<std::size_t>(blockDim.x)) + threadIdx.x;
   T sum = i < n ? in[i] : T(0);
   if (i + blockDim.x < n) sum += in[i + blockDim.x];
-  sum = block_sum(sum);
+  __shared__ WarpSlots<T> slots;
+  sum = block_sum(sum, slots);
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
@@ -261,8 +261,8 @@ constexpr int kBigBlock = 1024;
 template <typename T>
 __device__ __forceinline__ T thread_sum(const T* in, std::size_t n) {
   const course::Aligned16<T> data(in, n);
-  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = course::first_index();
+  const std::size_t threads = course::grid_stride();
   T first = 0;
   T second = 0;
   std::size_t i = thread;
@@ -287,7 +287,8 @@ __device__ __forceinline__ T thread_sum(const T* in, std::size_t n) {
 // one block adds the few partial sums. Blocks of kBigBlock threads.
 template <typename T, int kBlock>
 __global__ void __launch_bounds__(kBlock) grid_stride_kernel(const T* in, std::size_t n, T* out) {
-  const T sum = block_sum(thread_sum(in, n));
+  __shared__ WarpSlots<T> slots;
+  const T sum = block_sum(thread_sum(in, n), slots);
   if (threadIdx.x == 0) out[blockIdx.x] = sum;
 }
 
@@ -317,14 +318,16 @@ void reduce_grid_stride(const T* in, std::size_t n, T* result, Workspace<T>& ws,
 // Each block stores its partial sum, then a fence makes that store visible to every block before
 // the block counts itself done with an atomic; the block that sees the count reach the grid size
 // knows every partial sum is in, and adds them, in block order. That finish is
-// course::finish_in_last_block, in common/block_reduce.cuh, because lesson 03 finishes the same
-// way. (The other way to finish in one launch, an atomicAdd of each block's sum to the result,
+// finish_in_last_block, in block_reduce.cuh, beside this file (lesson 03 finishes the same
+// way). (The other way to finish in one launch, an atomicAdd of each block's sum to the result,
 // needs the result zeroed first, and for floats gives a different rounding on every run, since
 // the blocks finish in a different order.)
 template <typename T>
 __global__ void __launch_bounds__(kBigBlock)
     one_launch_kernel(const T* in, std::size_t n, T* partials, unsigned int* finished, T* result) {
-  course::finish_in_last_block(block_sum(thread_sum(in, n)), partials, finished, result);
+  __shared__ FinishSpace<T> space;
+  finish_in_last_block(block_sum(thread_sum(in, n), space.slots), partials, finished, result,
+                       space);
 }
 
 template <typename T>

@@ -124,6 +124,20 @@ void print_sweep(const T* d_in, std::size_t n, T* d_result, lesson02::Workspace<
   }
 }
 
+// How far a result may be from the exact sum: 0 for ints; for floats, the bound in reference.hpp,
+// printed.
+template <typename T>
+double error_bound(const std::vector<T>& input) {
+  double bound = 0;
+  if (!std::is_integral<T>::value) {
+    bound = lesson02::float_error_bound(input.size(),
+                                        lesson02::sum_of_magnitudes(input.data(), input.size()));
+    std::printf("float results must be within %.3g of the double sum (reference.hpp)\n", bound);
+  }
+  std::printf("\n");
+  return bound;
+}
+
 template <typename T>
 int run(course::Lesson& lesson, const Options& o) {
   const std::size_t n = lesson.n();
@@ -133,14 +147,7 @@ int run(course::Lesson& lesson, const Options& o) {
   const std::vector<T> input = lesson02::make_input<T>(n, o.dist, lesson.options().seed);
   T in_order = 0;
   const lesson02::Wide<T> expected = run_cpu(lesson, input, type, &in_order);
-  const double bound =
-      std::is_integral<T>::value
-          ? 0.0
-          : lesson02::float_error_bound(n, lesson02::sum_of_magnitudes(input.data(), n));
-  if (!std::is_integral<T>::value) {
-    std::printf("float results must be within %.3g of the double sum (reference.hpp)\n", bound);
-  }
-  std::printf("\n");
+  const double bound = error_bound(input);
 
   const course::DeviceReport& report = lesson.gpu();
   course::DeviceBuffer<T> d_in(input);

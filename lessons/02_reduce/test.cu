@@ -57,9 +57,7 @@ void check_exact(const T* d_data, std::size_t n, lesson02::Wide<T> expected,
 
 template <typename T>
 __global__ void generate_kernel(T* out, std::size_t n, std::uint64_t seed, Dist dist) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     out[i] = lesson02::element<T>(seed, i, dist);
   }
 }

@@ -20,12 +20,12 @@
 #include <string>
 #include <vector>
 
-#include "block_reduce.cuh"
+#include "../02_reduce/block_reduce.cuh"
 #include "check.hpp"
 #include "device_memory.hpp"
 #include "launch.hpp"
+#include "lock.cuh"
 #include "reference.hpp"
-#include "spin_lock.cuh"
 #include "vector_loads.cuh"
 
 namespace lesson03 {
@@ -50,8 +50,8 @@ struct DeviceInputs {
 
 // ---- the locks ----------------------------------------------------------------------------------
 
-using course::Lock;
-using course::SeedLock;
+// The two locks, the seed's SeedLock and the correct Lock, are in lock.cuh, beside this file:
+// read it now (lesson 04 includes it from there, for a lock per bucket).
 
 // The lock word's owner, on the host. It allocates and zeroes the word, frees it once, and cannot
 // be copied. Kernels get a SeedLock or a Lock: a view holding only the pointer, safe to pass by
@@ -127,9 +127,9 @@ class Workspace {
 __device__ inline float seed_block_dot(const float* a, const float* b, std::size_t n) {
   __shared__ float cache[kThreads];
   const unsigned int tid = threadIdx.x;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   float sum = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + tid; i < n; i += stride)
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + tid; i < n;
+       i += course::grid_stride())
     sum += a[i] * b[i];
   cache[tid] = sum;
   __syncthreads();
@@ -249,7 +249,8 @@ __global__ void __launch_bounds__(kThreads)
         DeviceAtomicWord(slots.words[j]).fetch_or(Slots::kTakenBit, cuda::memory_order_relaxed);
     if (slots.is_left(was)) collected += Slots::value(was);
   }
-  collected = course::block_sum(collected);
+  __shared__ lesson02::WarpSlots<float> warp_sums;
+  collected = lesson02::block_sum(collected, warp_sums);
   if (threadIdx.x == 0) {
     *c += collected;
     lock.unlock();
@@ -301,7 +302,8 @@ __global__ void __launch_bounds__(kBigBlock)
   float sum = 0;
   for (int j = static_cast<int>(threadIdx.x); j < count; j += blockDim.x)
     sum += partials[j];
-  sum = course::block_sum(sum);
+  __shared__ lesson02::WarpSlots<float> warp_sums;
+  sum = lesson02::block_sum(sum, warp_sums);
   if (threadIdx.x == 0) *c = sum;
 }
 
@@ -324,8 +326,8 @@ inline void dot_two_pass(const float* a, const float* b, std::size_t n, float* c
 __device__ __forceinline__ float thread_dot(const float* a, const float* b, std::size_t n) {
   const course::Aligned16<float> va(a, n);
   const course::Aligned16<float> vb(b, n);
-  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = course::first_index();
+  const std::size_t threads = course::grid_stride();
   float first = 0;
   float second = 0;
   if (va.head != vb.head) {
@@ -358,7 +360,9 @@ __device__ __forceinline__ float thread_dot(const float* a, const float* b, std:
 __global__ void __launch_bounds__(kBigBlock)
     near_bandwidth_kernel(const float* a, const float* b, std::size_t n, float* partials,
                           unsigned int* finished, float* c) {
-  course::finish_in_last_block(course::block_sum(thread_dot(a, b, n)), partials, finished, c);
+  __shared__ lesson02::FinishSpace<float> space;
+  lesson02::finish_in_last_block(lesson02::block_sum(thread_dot(a, b, n), space.slots), partials,
+                                 finished, c, space);
 }
 
 // v4's grid: as many blocks of kBigBlock as the GPU holds at once, whatever n (the parameter gives

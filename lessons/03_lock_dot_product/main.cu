@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "experiments.cuh"
 #include "kernels.cuh"
 #include "lesson.cuh"
 #include "reference.hpp"
@@ -99,81 +100,49 @@ void print_results(const std::vector<Result>& results, double dot, int runs) {
   std::printf("\n");
 }
 
-// The seed's lock (v0), the same with the sum read from L2, and the correct lock (v1a): 20 runs
-// each at grids from the seed's 32 blocks to 8 blocks per SM, on the seed's input. Prints how many
-// runs were wrong, and by how much at worst; returns whether v1a was right every time.
-bool show_race(std::size_t n, const lesson03::Inputs& current, lesson03::Dist dist,
-               const lesson03::DeviceInputs& current_on_gpu) {
-  constexpr int kRuns = 20;
-  const int sms = course::sm_count();
-  // Every product of the seed's input is positive: a lost update leaves the result too small.
-  const bool is_seed = dist == lesson03::Dist::seed;
-  const lesson03::Inputs other =
-      is_seed ? lesson03::Inputs{} : lesson03::make_inputs(n, lesson03::Dist::seed, 0);
-  const lesson03::Inputs& in = is_seed ? current : other;
-  const lesson03::DeviceInputs other_on_gpu(other);
-  const float* a = is_seed ? current_on_gpu.a.data() : other_on_gpu.a.data();
-  const float* b = is_seed ? current_on_gpu.b.data() : other_on_gpu.b.data();
-  const lesson03::Reference ref = lesson03::reference_dot(in.a.data(), in.b.data(), n);
-  lesson03::Workspace ws;
-  course::DeviceBuffer<float> c(1);
+// Holds a version's result to `bound`, and counts the different results (by their bits) of `runs`
+// more runs; each check adds its version's row to `results`.
+struct RepeatCheck {
+  course::DeviceBuffer<float>& c;
+  int runs;
+  double dot;
+  std::vector<Result>& results;
 
-  std::printf(
-      "\nthe race: %d runs per grid on the seed's input (n = %zu); a run is wrong when it is off "
-      "by more than\nits error bound; the worst error is relative to the double dot product\n",
-      kRuns, n);
-  const lesson03::Run runs[] = {lesson03::dot_seed_lock<false>, lesson03::dot_seed_lock<true>,
-                                lesson03::dot_lock};
-  std::printf("%7s %7s | %-27s | %-27s | %-27s\n", "blocks", "per SM", "v0, the seed's lock",
-              "v0, c read from L2", "v1a, the correct lock");
-  bool correct_lock_ok = true;
-  for (int blocks : {lesson03::kSeedBlocks, sms, 2 * sms, 8 * sms}) {
-    std::printf("%7d %7.2f", blocks, static_cast<double>(blocks) / sms);
-    for (int which = 0; which < 3; ++which) {
-      const double bound = lesson03::dot_error_bound(
-          n, ref.magnitudes,
-          lesson03::Shape{static_cast<std::size_t>(blocks) * lesson03::kThreads,
-                          static_cast<std::size_t>(blocks)},
-          true);
-      int wrong = 0;
-      double worst = 0;
-      for (int r = 0; r < kRuns; ++r) {
+  std::function<std::string()> operator()(const std::string& name, std::function<void()> run,
+                                          double bound) const {
+    return [*this, name, run, bound] {
+      const float got = c.download()[0];
+      std::set<std::uint32_t> seen;
+      for (int r = 0; r < runs; ++r) {
         c.fill_bytes(0xFF);
-        runs[which](a, b, n, c.data(), ws, {nullptr, blocks});
-        const float got = c.download()[0];
-        if (!lesson03::dot_ok(got, ref.dot, bound)) ++wrong;
-        worst = std::max(worst, std::fabs(static_cast<double>(got) - ref.dot) / std::fabs(ref.dot));
+        run();
+        seen.insert(course::bits_of(c.download()[0]));
       }
-      if (which == 2 && wrong > 0) correct_lock_ok = false;
-      std::printf(" | %-27s",
-                  course::format("%2d of %d wrong, worst %.2g", wrong, kRuns, worst).c_str());
-    }
-    std::printf("\n");
+      results.push_back({name, got, bound, seen.size()});
+      return lesson03::dot_ok(got, dot, bound)
+                 ? std::string()
+                 : course::format("got %s, expected %s within %.3g", show(got).c_str(),
+                                  show(dot).c_str(), bound);
+    };
   }
-  return correct_lock_ok;
-}
+};
 
-// Exercise 3: what finishing under a lock costs as the grid grows.
-void print_lock_sweep(const float* a, const float* b, std::size_t n, int reps) {
-  lesson03::Workspace ws;
-  course::DeviceBuffer<float> c(1);
-  std::printf(
-      "\nlock sweep: median ms of v1a (every block takes the lock), v1b (the holder adds for the\n"
-      "waiting) and v2 (atomicAdd), by grid (blocks of %d threads)\n%8s %12s %12s %12s\n",
-      lesson03::kThreads, "blocks", "v1a", "v1b", "v2");
-  for (int blocks = 32; blocks <= lesson03::kMaxBlocks; blocks *= 2) {
-    std::printf("%8d", blocks);
-    for (lesson03::Run run :
-         {lesson03::dot_lock, lesson03::dot_combining_lock, lesson03::dot_atomic_add}) {
-      const course::Timing t = course::time_gpu(
-          [&] {
-            run(a, b, n, c.data(), ws, {nullptr, blocks});
-          },
-          reps, 1, nullptr, course::Lesson::kBudgetMs);
-      std::printf(" %12.4f", t.median_ms);
-    }
-    std::printf("\n");
-  }
+// The whole trip: copy both arrays in (from pageable memory), v4, copy the result out.
+void whole_trip_v4(course::Lesson& lesson, const lesson03::Inputs& in,
+                   course::DeviceBuffer<float>& d_c, lesson03::Workspace& ws) {
+  const std::size_t n = in.a.size();
+  lesson03::DeviceInputs copy(in);
+  float out = 0;
+  lesson.whole_trip(
+      "v4", static_cast<double>(2 * n * sizeof(float)),
+      [&] {
+        copy.a.upload(in.a);
+        copy.b.upload(in.b);
+      },
+      [&] {
+        lesson03::dot_near_bandwidth(copy.a.data(), copy.b.data(), n, d_c.data(), ws, {});
+        CUDA_CHECK(cudaMemcpy(&out, d_c.data(), sizeof(float), cudaMemcpyDeviceToHost));
+      });
 }
 
 int run(course::Lesson& lesson, const Options& o) {
@@ -191,24 +160,7 @@ int run(course::Lesson& lesson, const Options& o) {
   lesson.poison([&] { d_c.fill_bytes(0xFF); });
   const bool whole = o.dist != lesson03::Dist::uniform;
   std::vector<Result> results;
-  // Holds the result to `bound`, and counts the different results (by their bits) of --runs more
-  // runs.
-  const auto check = [&](const std::string& name, const std::function<void()>& run, double bound) {
-    return [&, name, run, bound] {
-      const float got = d_c.download()[0];
-      std::set<std::uint32_t> seen;
-      for (int r = 0; r < o.runs; ++r) {
-        d_c.fill_bytes(0xFF);
-        run();
-        seen.insert(course::bits_of(d_c.download()[0]));
-      }
-      results.push_back({name, got, bound, seen.size()});
-      return lesson03::dot_ok(got, ref.dot, bound)
-                 ? std::string()
-                 : course::format("got %s, expected %s within %.3g", show(got).c_str(),
-                                  show(ref.dot).c_str(), bound);
-    };
-  };
+  const RepeatCheck check{d_c, o.runs, ref.dot, results};
   std::vector<course::Version> versions;
   double loosest = 0;
   for (const lesson03::Version& v : lesson03::versions()) {
@@ -238,22 +190,10 @@ int run(course::Lesson& lesson, const Options& o) {
       lesson03::seed_grid(n));
   print_results(results, ref.dot, o.runs);
 
-  // The whole trip: copy both arrays in (from pageable memory), v4, copy the result out.
-  lesson03::DeviceInputs copy(in);
-  float out = 0;
-  lesson.whole_trip(
-      "v4", static_cast<double>(2 * n * sizeof(float)),
-      [&] {
-        copy.a.upload(in.a);
-        copy.b.upload(in.b);
-      },
-      [&] {
-        lesson03::dot_near_bandwidth(copy.a.data(), copy.b.data(), n, d_c.data(), ws, {});
-        CUDA_CHECK(cudaMemcpy(&out, d_c.data(), sizeof(float), cudaMemcpyDeviceToHost));
-      });
+  whole_trip_v4(lesson, in, d_c, ws);
   lesson.write_csv(dist, {{"size", course::size_text(n) + " floats"}});
-  const bool race_ok = !o.show_race || show_race(n, in, o.dist, d_in);
-  if (o.lock_sweep) print_lock_sweep(d_in.a.data(), d_in.b.data(), n, lesson.reps());
+  const bool race_ok = !o.show_race || lesson03::show_race(n, in, o.dist, d_in);
+  if (o.lock_sweep) lesson03::print_lock_sweep(d_in.a.data(), d_in.b.data(), n, lesson.reps());
   return lesson.finish(race_ok);
 }
 

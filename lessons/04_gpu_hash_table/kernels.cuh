@@ -22,11 +22,11 @@
 #include <string>
 #include <vector>
 
+#include "../03_lock_dot_product/lock.cuh"
 #include "check.hpp"
 #include "device_memory.hpp"
 #include "launch.hpp"
 #include "reference.hpp"
-#include "spin_lock.cuh"
 
 namespace lesson04 {
 
@@ -46,14 +46,6 @@ struct Launch {
 inline void require_keys(std::size_t n, std::size_t room) {
   if (n == 0 || n > kMaxKeys) throw std::invalid_argument("a table takes 1 to 2^32 - 1 keys");
   if (n > room) throw std::length_error("more keys than the table has entries for");
-}
-
-// The first index of this thread in a grid-stride loop, and the stride.
-__device__ inline std::size_t first_index() {
-  return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-}
-__device__ inline std::size_t grid_stride() {
-  return static_cast<std::size_t>(gridDim.x) * blockDim.x;
 }
 
 // ---- chained tables (v0 to v3) ------------------------------------------------------------------
@@ -141,18 +133,18 @@ inline int chained_grid(const Launch& launch) {
 // Volta (compute capability 7.0), a warp's threads shared one program counter: a thread spinning
 // on a lock that another thread of its own warp held kept that thread from ever running on to its
 // unlock, and the warp hung. The loop over lanes lets one thread in at a time. The lock orders
-// nothing (spin_lock.cuh): the head read inside it may be a stale copy in this SM's L1, and the
-// entry written before it is then lost. kReadFromL2 reads the head with __ldcg, past L1, to test
-// that.
+// nothing (lesson 03's lock.cuh): the head read inside it may be a stale copy in this SM's L1, and
+// the entry written before it is then lost. kReadFromL2 reads the head with __ldcg, past L1, to
+// test that.
 template <bool kReadFromL2>
 __global__ void seed_insert_kernel(const std::uint32_t* keys, std::size_t n, ChainedView table) {
-  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     const std::uint32_t key = keys[i];
     const std::uint32_t b = bucket_of(key, table.buckets);
     Entry* entry = fill_entry(table, key, i);
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (threadIdx.x % 32 == lane) {
-        const course::SeedLock lock{&table.locks[b]};
+        const lesson03::SeedLock lock{&table.locks[b]};
         lock.lock();
         if (kReadFromL2) {
           entry->next = reinterpret_cast<Entry*>(
@@ -176,16 +168,16 @@ void insert_seed_lock(const std::uint32_t* keys, std::size_t n, ChainedTable& ta
   CUDA_CHECK_LAUNCH();
 }
 
-// v1: the locks made correct (course::Lock: acquire when taken, release when freed), and the warp
+// v1: the locks made correct (lesson03::Lock: acquire when taken, release when freed), and the warp
 // loop dropped: since Volta every thread has its own program counter and the scheduler lets a
 // thread that holds a lock run on while its warp-mates spin, so each thread simply takes its
 // bucket's lock.
 __global__ void locked_insert_kernel(const std::uint32_t* keys, std::size_t n, ChainedView table) {
-  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     const std::uint32_t key = keys[i];
     const std::uint32_t b = bucket_of(key, table.buckets);
     Entry* entry = fill_entry(table, key, i);
-    const course::Lock lock{&table.locks[b]};
+    const lesson03::Lock lock{&table.locks[b]};
     lock.lock();
     entry->next = table.heads[b];
     table.heads[b] = entry;
@@ -207,7 +199,7 @@ inline void insert_locked(const std::uint32_t* keys, std::size_t n, ChainedTable
 // that is read while it is written needs memory_order_release here, and acquire in the reader.
 __global__ void lock_free_insert_kernel(const std::uint32_t* keys, std::size_t n,
                                         ChainedView table) {
-  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     const std::uint32_t key = keys[i];
     Entry* entry = fill_entry(table, key, i);
     cuda::atomic_ref<Entry*, cuda::thread_scope_device> head(
@@ -355,13 +347,13 @@ __device__ inline std::uint32_t find(const OpenView& table, std::uint32_t key) {
 }
 
 __global__ void open_insert_kernel(const std::uint32_t* keys, std::size_t n, OpenView table) {
-  for (std::size_t i = first_index(); i < n; i += grid_stride())
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride())
     insert_or_assign(table, keys[i], static_cast<std::uint32_t>(i));
 }
 
 __global__ void open_find_kernel(const std::uint32_t* queries, std::size_t n, OpenView table,
                                  std::uint32_t* out) {
-  for (std::size_t i = first_index(); i < n; i += grid_stride())
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride())
     out[i] = find(table, queries[i]);
 }
 
@@ -443,7 +435,7 @@ __device__ std::uint32_t find_tile(const cg::thread_block_tile<W>& tile, const O
 template <int W>
 __global__ void tile_insert_kernel(const std::uint32_t* keys, std::size_t n, OpenView table) {
   const auto tile = cg::tiled_partition<W>(cg::this_thread_block());
-  for (std::size_t i = first_index() / W; i < n; i += grid_stride() / W)
+  for (std::size_t i = course::first_index() / W; i < n; i += course::grid_stride() / W)
     insert_or_assign_tile<W>(tile, table, keys[i], static_cast<std::uint32_t>(i));
 }
 
@@ -451,7 +443,7 @@ template <int W>
 __global__ void tile_find_kernel(const std::uint32_t* queries, std::size_t n, OpenView table,
                                  std::uint32_t* out) {
   const auto tile = cg::tiled_partition<W>(cg::this_thread_block());
-  for (std::size_t i = first_index() / W; i < n; i += grid_stride() / W) {
+  for (std::size_t i = course::first_index() / W; i < n; i += course::grid_stride() / W) {
     const std::uint32_t value = find_tile<W>(tile, table, queries[i]);
     if (tile.thread_rank() == 0) out[i] = value;
   }

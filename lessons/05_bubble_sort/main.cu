@@ -11,14 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "experiments.cuh"
 #include "kernels.cuh"
 #include "lesson.cuh"
 #include "reference.hpp"
 
 namespace {
-
-constexpr double kSweepStopMs = 2000.0;  // --sweep: a version stops after its first run this slow
-constexpr std::size_t kHostOddEvenMaxN = std::size_t{1} << 16;  // about 2 s on one core
 
 struct Options {
   lesson05::Dist dist = lesson05::Dist::perm;
@@ -55,7 +53,7 @@ std::vector<float> run_cpu(course::Lesson& lesson, const std::vector<float>& in,
       course::time_cpu([&] { expected = lesson05::reference_sort(in); }, lesson.cpu_reps(), 1);
   std::printf("CPU, std::sort (one core, totalOrder): %10.4f ms\n", sort.median_ms);
   *ok = true;
-  if (n <= kHostOddEvenMaxN) {
+  if (n <= lesson05::kHostOddEvenMaxN) {
     std::vector<float> copy;
     const course::Timing t =
         course::time_cpu([&] { copy = in; }, [&] { lesson05::odd_even_sort(copy.data(), n); },
@@ -77,142 +75,35 @@ std::vector<float> run_cpu(course::Lesson& lesson, const std::vector<float>& in,
   return expected;
 }
 
-// v0 with the seed's comparison, against v0 with totalOrder, on the two inputs where they differ.
-bool seed_compare(std::size_t n, std::uint64_t seed, const lesson05::Launch& launch) {
-  if (!lesson05::v0_limit(n, launch).empty()) n = lesson05::kSeedN;
-  std::printf("\nthe seed's comparison: v0 on %zu floats, with a < b and with totalOrder\n", n);
-  std::printf("%-8s %-44s %s\n", "input", "seed's a < b", "totalOrder");
-  bool ok = true;
-  for (lesson05::Dist dist : {lesson05::Dist::zeros, lesson05::Dist::special}) {
-    const std::vector<float> in = lesson05::make_input(n, dist, seed);
-    const std::vector<float> expected = lesson05::reference_sort(in);
-    const course::DeviceBuffer<float> d_in(in);
-    course::DeviceBuffer<float> d_out(n);
-    d_out.fill_bytes(0xFF);
-    lesson05::odd_even_shared(d_in.data(), d_out.data(), n, launch, lesson05::SeedLess{});
-    const std::vector<float> seed_result = d_out.download();
-    d_out.fill_bytes(0xFF);
-    lesson05::odd_even_shared(d_in.data(), d_out.data(), n, launch, lesson05::TotalOrder{});
-    const std::vector<float> total_result = d_out.download();
-    std::size_t seed_wrong = 0;
-    std::size_t seed_wrong_by_value = 0;  // also wrong when -0.0 and +0.0 count as equal
-    std::size_t total_wrong = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      seed_wrong += course::bits_of<float>(seed_result[i]) != course::bits_of<float>(expected[i]);
-      seed_wrong_by_value += lesson05::compared_bits(seed_result[i], true) !=
-                             lesson05::compared_bits(expected[i], true);
-      total_wrong += course::bits_of<float>(total_result[i]) != course::bits_of<float>(expected[i]);
-    }
-    ok = ok && total_wrong == 0;
-    std::printf(
-        "%-8s %-44s %s\n", lesson05::dists().name(dist).c_str(),
-        course::format("%zu out of place (%zu with -0.0 == +0.0)", seed_wrong, seed_wrong_by_value)
-            .c_str(),
-        course::format("%zu out of place", total_wrong).c_str());
-  }
-  return ok;
-}
-
-// Exercise 3 and the quadratic curve: the odd-even versions, v8 and CUB, by n, on uniform floats.
-bool sweep(course::Lesson& lesson, std::size_t max_n, const lesson05::Launch& launch) {
-  const std::uint64_t seed = lesson.options().seed;
-  const int reps = lesson.reps();
-  const int sms = course::sm_count();
-  const std::size_t segment = 2 * static_cast<std::size_t>(launch.threads);
-  const std::size_t segment_bytes = segment * sizeof(float);
-  int per_sm = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &per_sm, lesson05::odd_even_segment_kernel<true>, launch.threads, segment_bytes));
-  const std::size_t resident = static_cast<std::size_t>(per_sm) * sms;
-  // One launch of one full wave: every resident block sorts one segment.
-  double wave_ms = 0;
-  {
-    const std::size_t n = resident * segment;
-    const course::DeviceBuffer<float> d_in(
-        lesson05::make_input(n, lesson05::Dist::uniform, seed + 1));
-    course::DeviceBuffer<float> d_out(n);
-    wave_ms = course::time_gpu(
-                  [&] {
-                    lesson05::odd_even_segment_kernel<true>
-                        <<<static_cast<unsigned>(resident), launch.threads, segment_bytes>>>(
-                            d_in.data(), d_out.data(), n, 0);
-                    CUDA_CHECK_LAUNCH();
-                  },
-                  reps)
-                  .median_ms;
-  }
-  std::printf(
-      "\nsweep: median ms by n (uniform floats; - : not run, past its limit or after a run of "
-      "2 s)\nexercise 3: v3 makes 2 launches per segment of %zu; a launch runs in "
-      "ceil(segments / %zu) waves\n(%d SMs x %d blocks of %d threads), and one wave takes %.4f "
-      "ms, so v3 should take\n2 x segments x waves x %.4f ms\n",
-      segment, resident, sms, per_sm, launch.threads, wave_ms, wave_ms);
-  std::printf("%10s %12s %12s %12s %12s %12s %9s %12s %12s\n", "n", "host odd-ev", "v0", "v1", "v3",
-              "v3 estimate", "est/meas", "v8", "CUB");
-  bool all_ok = true;
-  bool host_on = true;
-  bool on[3] = {true, true, true};  // v0, v1, v3
-  const lesson05::Run odd_even[3] = {lesson05::sort_v0, lesson05::sort_v1, lesson05::sort_v3};
-  const lesson05::Version* versions[3] = {&lesson05::versions()[0], &lesson05::versions()[1],
-                                          &lesson05::versions()[3]};
-  for (std::size_t n = 1024; n <= max_n; n *= 2) {
-    const std::vector<float> in = lesson05::make_input(n, lesson05::Dist::uniform, seed);
-    const std::vector<float> expected = lesson05::reference_sort(in);
-    const course::DeviceBuffer<float> d_in(in);
-    course::DeviceBuffer<float> d_out(n);
-    // A run into d_out, poisoned first, checked against std::sort; stopped after a run of 2 s.
-    const auto time_sort = [&](std::function<void()> sort, bool zeros_equal) {
-      return lesson.time({"", "", "", std::move(sort),
-                          [&, zeros_equal] {
-                            return lesson05::sort_mismatch(d_out.download().data(), expected,
-                                                           zeros_equal);
-                          },
-                          [&] { d_out.fill_bytes(0xFF); }},
-                         kSweepStopMs);
-    };
-    auto cell = [](double ms) { return course::format("%12.4f", ms); };
-    const std::string dash = course::format("%12s", "-");
-    std::string line = course::format("%10s", course::size_text(n).c_str());
-    if (host_on && n <= kHostOddEvenMaxN) {
-      std::vector<float> copy;
-      const course::Timing t = course::time_cpu(
-          [&] { copy = in; }, [&] { lesson05::odd_even_sort(copy.data(), n); }, 1, 0);
-      all_ok = all_ok && lesson05::sort_mismatch(copy.data(), expected).empty();
-      host_on = t.median_ms < kSweepStopMs;
-      line += cell(t.median_ms);
-    } else {
-      line += dash;
-    }
-    double v3_ms = 0;
-    for (int i = 0; i < 3; ++i) {
-      if (on[i] && versions[i]->limit(n, launch).empty()) {
-        const course::Outcome r =
-            time_sort([&] { odd_even[i](d_in.data(), d_out.data(), n, launch); }, false);
-        all_ok = all_ok && r.mismatch.empty();
-        on[i] = r.time.median_ms < kSweepStopMs;
-        line += cell(r.time.median_ms);
-        if (i == 2) v3_ms = r.time.median_ms;
-      } else {
-        on[i] = false;
-        line += dash;
-      }
-    }
-    const std::size_t segments = (n + segment - 1) / segment;
-    const double estimate = 2.0 * static_cast<double>(segments) *
-                            static_cast<double>((segments + resident - 1) / resident) * wave_ms;
-    line += cell(estimate);
-    line += v3_ms > 0 ? course::format("%9.2f", estimate / v3_ms) : course::format("%9s", "-");
-    const course::Outcome best =
-        time_sort([&] { lesson05::sort_v8(d_in.data(), d_out.data(), n, launch); }, false);
-    lesson05::CubSort cub(n);
-    const course::Outcome library = time_sort([&] { cub(d_in.data(), d_out.data()); }, true);
-    all_ok = all_ok && best.mismatch.empty() && library.mismatch.empty();
-    line += cell(best.time.median_ms) + cell(library.time.median_ms);
-    std::printf("%s\n", line.c_str());
-  }
-  std::printf("every result of the sweep %s\n",
-              all_ok ? "matched std::sort" : "did NOT match std::sort");
-  return all_ok;
+// The libraries, checked with -0.0 == +0.0 (their radix sorts read the two zeros as one key).
+// thrust::sort sorts in place: each run sorts a fresh copy of the input, made untimed.
+template <typename Check>
+void add_libraries(std::vector<course::Version>& versions, const course::DeviceBuffer<float>& d_in,
+                   course::DeviceBuffer<float>& d_out, lesson05::CubSort& cub, Check check) {
+  const std::size_t n = d_in.size();
+  const std::string library_limit = n <= lesson05::kLibraryMaxN ? "" : "n >= 2^31";
+  const char* zeros_note = "checked with -0.0 == +0.0, the order of its radix sort";
+  versions.push_back({"Thrust",
+                      "thrust::sort (in place; allocates scratch)",
+                      library_limit,
+                      [&, n] { lesson05::thrust_sort(d_out.data(), n); },
+                      check(true),
+                      [&, n] {
+                        CUDA_CHECK(cudaMemcpyAsync(d_out.data(), d_in.data(), n * sizeof(float),
+                                                   cudaMemcpyDeviceToDevice));
+                      },
+                      {},
+                      0,
+                      zeros_note});
+  versions.push_back({"CUB",
+                      "DeviceRadixSort::SortKeys, scratch kept",
+                      library_limit,
+                      [&, n] { cub(d_in.data(), d_out.data()); },
+                      check(true),
+                      {},
+                      {},
+                      0,
+                      zeros_note});
 }
 
 int run(course::Lesson& lesson, const Options& o) {
@@ -240,31 +131,8 @@ int run(course::Lesson& lesson, const Options& o) {
     versions.push_back({v.name, v.idea, v.limit(n, launch),
                         [&, v] { v.run(d_in.data(), d_out.data(), n, launch); }, check(false)});
   }
-  const std::string library_limit = n <= lesson05::kLibraryMaxN ? "" : "n >= 2^31";
-  const char* zeros_note = "checked with -0.0 == +0.0, the order of its radix sort";
-  // thrust::sort sorts in place: each run sorts a fresh copy of the input, made untimed.
-  versions.push_back({"Thrust",
-                      "thrust::sort (in place; allocates scratch)",
-                      library_limit,
-                      [&] { lesson05::thrust_sort(d_out.data(), n); },
-                      check(true),
-                      [&] {
-                        CUDA_CHECK(cudaMemcpyAsync(d_out.data(), d_in.data(), n * sizeof(float),
-                                                   cudaMemcpyDeviceToDevice));
-                      },
-                      {},
-                      0,
-                      zeros_note});
-  lesson05::CubSort cub(library_limit.empty() && lesson.chosen("CUB") ? n : 0);
-  versions.push_back({"CUB",
-                      "DeviceRadixSort::SortKeys, scratch kept",
-                      library_limit,
-                      [&] { cub(d_in.data(), d_out.data()); },
-                      check(true),
-                      {},
-                      {},
-                      0,
-                      zeros_note});
+  lesson05::CubSort cub(n <= lesson05::kLibraryMaxN && lesson.chosen("CUB") ? n : 0);
+  add_libraries(versions, d_in, d_out, cub, check);
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(float);
   lesson.run_versions(
       course::format("lesson05, n = %zu floats, %s, on %s", n, dist.c_str(), report.props.name),
@@ -281,8 +149,9 @@ int run(course::Lesson& lesson, const Options& o) {
       });
   lesson.write_csv(dist, {{"size", course::size_text(n) + " floats"}});
   bool extra_ok = true;
-  if (o.seed_compare) extra_ok = seed_compare(n, lesson.options().seed, launch) && extra_ok;
-  if (o.sweep) extra_ok = sweep(lesson, o.sweep_max, launch) && extra_ok;
+  if (o.seed_compare)
+    extra_ok = lesson05::seed_compare(n, lesson.options().seed, launch) && extra_ok;
+  if (o.sweep) extra_ok = lesson05::sweep(lesson, o.sweep_max, launch) && extra_ok;
   return lesson.finish(cpu_ok && extra_ok);
 }
 

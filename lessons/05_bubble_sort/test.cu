@@ -309,9 +309,7 @@ TEST_CASE("the versions reject the n they cannot take", "[gpu]") {
 namespace {
 
 __global__ void generate_kernel(float* out, std::size_t n, std::uint64_t seed) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     out[i] = lesson05::element(seed, i, n, Dist::special);
   }
 }
@@ -320,11 +318,9 @@ __global__ void generate_kernel(float* out, std::size_t n, std::uint64_t seed) {
 // (the same for any order of the same values, so a lost or doubled value changes it).
 __global__ void order_and_hash_kernel(const float* data, std::size_t n,
                                       unsigned long long* out_of_order, unsigned long long* hash) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long wrong = 0;
   unsigned long long sum = 0;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     sum += course::mix64(course::bits_of<float>(data[i]) + 0x9E3779B97F4A7C15ull);
     if (i + 1 < n && lesson05::TotalOrder{}(data[i + 1], data[i])) ++wrong;
   }

@@ -449,9 +449,7 @@ TEST_CASE("the versions reject what they cannot take", "[gpu]") {
 namespace {
 
 __global__ void generate_kernel(std::int32_t* out, std::size_t n, std::uint64_t seed) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     out[i] = lesson06::element<std::int32_t>(seed, i, n, Dist::seed);
   }
 }
@@ -461,13 +459,12 @@ __global__ void generate_kernel(std::int32_t* out, std::size_t n, std::uint64_t 
 __global__ void verify_kernel(const std::int32_t* in, std::size_t n, std::int32_t threshold,
                               const std::int32_t* values, const std::size_t* indices, std::size_t k,
                               unsigned long long* above, unsigned long long* mismatches) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t first = course::first_index();
   unsigned long long count = 0;
-  for (std::size_t i = first; i < n; i += stride)
+  for (std::size_t i = first; i < n; i += course::grid_stride())
     count += in[i] > threshold;
   atomicAdd(above, count);
-  for (std::size_t j = first; j < k; j += stride) {
+  for (std::size_t j = first; j < k; j += course::grid_stride()) {
     if (indices[j] >= n || in[indices[j]] != values[j]) atomicAdd(mismatches, 1ull);
   }
 }

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "launch.hpp"
 #include "reference.hpp"
 #include "testing.hpp"
 #include "warp_aggregated_harness.hpp"
 
 namespace {
 
-constexpr int kWarp = 32;
 using grading01::kProbeBins;
 
 struct Pattern {
@@ -23,14 +23,15 @@ struct Pattern {
 std::vector<Pattern> patterns(std::uint64_t seed) {
   std::vector<Pattern> out;
   auto lanes = [](auto f) {
-    std::vector<unsigned int> v(kWarp);
-    for (int l = 0; l < kWarp; ++l)
+    std::vector<unsigned int> v(course::kWarpSize);
+    for (int l = 0; l < course::kWarpSize; ++l)
       v[l] = f(l);
     return v;
   };
   const unsigned int all = 0xFFFFFFFFu;
-  const auto random_few = course::random_ints<unsigned int>(kWarp, seed, 0, 3);
-  const auto random_any = course::random_ints<unsigned int>(kWarp, seed + 1, 0, kProbeBins - 1);
+  const auto random_few = course::random_ints<unsigned int>(course::kWarpSize, seed, 0, 3);
+  const auto random_any =
+      course::random_ints<unsigned int>(course::kWarpSize, seed + 1, 0, kProbeBins - 1);
   out.push_back({"all lanes the same bin", lanes([](int) { return 77u; }), all});
   out.push_back({"all lanes different bins", lanes([](int l) { return 3u * l; }), all});
   out.push_back({"two bins, alternating", lanes([](int l) { return l % 2 ? 9u : 200u; }), all});
@@ -63,7 +64,7 @@ TEST_CASE("one add per distinct bin, with the number of lanes holding it", "[gpu
 
   for (std::size_t w = 0; w < ps.size(); ++w) {
     std::vector<unsigned int> lanes_with(kProbeBins, 0);
-    for (int l = 0; l < kWarp; ++l) {
+    for (int l = 0; l < course::kWarpSize; ++l) {
       if ((ps[w].active >> l) & 1u) ++lanes_with[ps[w].bins[l]];
     }
     for (int b = 0; b < kProbeBins; ++b) {

@@ -10,7 +10,6 @@
 namespace grading01 {
 namespace {
 
-constexpr int kWarp = 32;
 constexpr int kHistogramBins = 256;
 constexpr int kHistogramThreads = 256;
 
@@ -19,7 +18,7 @@ __global__ void record_adds_kernel(const unsigned int* bins, const unsigned int*
   const int pattern = blockIdx.x;
   const int lane = threadIdx.x;
   if ((active[pattern] >> lane) & 1u) {
-    exercise01::warp_aggregated_increment(bins[pattern * kWarp + lane],
+    exercise01::warp_aggregated_increment(bins[pattern * course::kWarpSize + lane],
                                           [&](unsigned int bin, unsigned int count) {
                                             atomicAdd(&totals[pattern * kProbeBins + bin], count);
                                             atomicAdd(&calls[pattern * kProbeBins + bin], 1u);
@@ -32,9 +31,7 @@ __global__ void histogram_kernel(const std::uint8_t* data, std::size_t n,
   __shared__ unsigned int counts[kHistogramBins];
   counts[threadIdx.x] = 0;
   __syncthreads();
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     exercise01::warp_aggregated_increment(
         data[i], [&](unsigned int bin, unsigned int count) { atomicAdd(&counts[bin], count); });
   }
@@ -48,8 +45,9 @@ void record_adds(const unsigned int* d_bins, const unsigned int* d_active, int p
                  unsigned int* d_totals, unsigned int* d_calls) {
   CUDA_CHECK(cudaMemset(d_totals, 0, patterns * kProbeBins * sizeof(unsigned int)));
   CUDA_CHECK(cudaMemset(d_calls, 0, patterns * kProbeBins * sizeof(unsigned int)));
-  grading::watched(
-      [&] { record_adds_kernel<<<patterns, kWarp>>>(d_bins, d_active, d_totals, d_calls); });
+  grading::watched([&] {
+    record_adds_kernel<<<patterns, course::kWarpSize>>>(d_bins, d_active, d_totals, d_calls);
+  });
 }
 
 void warp_aggregated_histogram(const std::uint8_t* d_data, std::size_t n,

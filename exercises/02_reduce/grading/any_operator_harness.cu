@@ -6,8 +6,8 @@
 
 #include <limits>
 
-#include "../../../common/block_reduce.cuh"  // course::Max, course::Min (after the student's file)
 #include "../../../common/launch.hpp"
+#include "../../../lessons/02_reduce/block_reduce.cuh"  // lesson02::Max, Min (after the student's file)
 #include "any_operator_harness.hpp"
 
 namespace grading02 {
@@ -28,10 +28,8 @@ namespace {
 
 template <typename T, typename Op>
 __global__ void reduce_kernel(const T* in, std::size_t n, Op op, T identity, T* block_results) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   T v = identity;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     v = op(v, in[i]);
   }
   v = exercise02::block_reduce(v, op, identity);
@@ -69,16 +67,16 @@ __global__ void trace_kernel(unsigned long long* out) {
 }  // namespace
 
 int reduce_max(const int* d_in, std::size_t n, int threads) {
-  return reduce(d_in, n, threads, course::Max{}, lowest<int>());
+  return reduce(d_in, n, threads, lesson02::Max{}, lowest<int>());
 }
 int reduce_min(const int* d_in, std::size_t n, int threads) {
-  return reduce(d_in, n, threads, course::Min{}, highest<int>());
+  return reduce(d_in, n, threads, lesson02::Min{}, highest<int>());
 }
 float reduce_max(const float* d_in, std::size_t n, int threads) {
-  return reduce(d_in, n, threads, course::Max{}, lowest<float>());
+  return reduce(d_in, n, threads, lesson02::Max{}, lowest<float>());
 }
 float reduce_min(const float* d_in, std::size_t n, int threads) {
-  return reduce(d_in, n, threads, course::Min{}, highest<float>());
+  return reduce(d_in, n, threads, lesson02::Min{}, highest<float>());
 }
 
 ReduceTrace trace_block_reduce(int threads) {

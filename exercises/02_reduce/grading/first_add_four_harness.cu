@@ -4,6 +4,7 @@
 
 #include <first_add_four.cuh>  // the student's file
 
+#include "../../../common/launch.hpp"
 #include "first_add_four_harness.hpp"
 
 static_assert(exercise02::kFirstAddThreads * exercise02::kLoadsPerThread == grading02::kPerBlock,
@@ -27,9 +28,7 @@ struct Traced {
 namespace {
 
 __global__ void one_element_each(Traced* x, std::size_t n) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     x[i] = Traced(1, 0);
   }
 }

@@ -10,19 +10,18 @@
 
 #include "bits.hpp"
 #include "block_all_sum_harness.hpp"
+#include "launch.hpp"
 #include "reference.hpp"
 #include "testing.hpp"
 
 namespace {
 
-constexpr int kWarp = 32;
-
 // The butterfly on the CPU: after the steps with offsets 16, 8, 4, 2, 1, every lane holds the same
 // sum (x + y and y + x are the same float), which is returned.
 float butterfly(std::vector<float> lanes) {
-  for (int offset = kWarp / 2; offset > 0; offset /= 2) {
-    std::vector<float> next(kWarp);
-    for (int l = 0; l < kWarp; ++l)
+  for (int offset = course::kWarpSize / 2; offset > 0; offset /= 2) {
+    std::vector<float> next(course::kWarpSize);
+    for (int l = 0; l < course::kWarpSize; ++l)
       next[l] = lanes[l] + lanes[l ^ offset];
     lanes = next;
   }
@@ -31,9 +30,10 @@ float butterfly(std::vector<float> lanes) {
 
 // The block's sum in the exercise's order.
 float block_order_sum(const float* v, int threads) {
-  std::vector<float> warp_sums(kWarp, 0.0f);
-  for (int w = 0; w < threads / kWarp; ++w)
-    warp_sums[w] = butterfly(std::vector<float>(v + w * kWarp, v + (w + 1) * kWarp));
+  std::vector<float> warp_sums(course::kWarpSize, 0.0f);
+  for (int w = 0; w < threads / course::kWarpSize; ++w)
+    warp_sums[w] =
+        butterfly(std::vector<float>(v + w * course::kWarpSize, v + (w + 1) * course::kWarpSize));
   return butterfly(warp_sums);
 }
 

@@ -9,7 +9,8 @@
 
 #include <vector>
 
-#include "../../../common/block_reduce.cuh"  // course::block_sum (after the student's file)
+#include "../../../common/launch.hpp"
+#include "../../../lessons/02_reduce/block_reduce.cuh"  // lesson02::block_sum (after the student's file)
 #include "ticket_lock_harness.hpp"
 
 namespace grading03 {
@@ -28,12 +29,10 @@ struct Probe {
 __global__ void locked_sum_kernel(const int* values, std::size_t n, exercise03::TicketLock lock,
                                   Probe probe) {
   int sum = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride())
     sum += values[i];
-  }
-  sum = course::block_sum(sum);
+  __shared__ lesson02::WarpSlots<int> warp_sums;
+  sum = lesson02::block_sum(sum, warp_sums);
   if (threadIdx.x != 0) return;
 
   lock.lock();

@@ -4,6 +4,7 @@
 
 #include <count_keys.cuh>  // the student's file
 
+#include "../../../common/launch.hpp"
 #include "count_keys_harness.hpp"
 
 namespace grading04 {
@@ -11,9 +12,7 @@ namespace {
 
 __global__ void count_kernel(const std::uint32_t* keys, std::size_t n,
                              exercise04::CountTable table) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     exercise04::count_key(table, keys[i]);
   }
 }

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "layout.hpp"     // lesson04::bucket_of, the book's hash
-#include "spin_lock.cuh"  // course::Lock
+#include "layout.hpp"  // lesson04::bucket_of, the book's hash
+#include "lock.cuh"    // lesson03::Lock
 
 namespace exercise04 {
 
@@ -44,10 +44,10 @@ struct BucketLock {
   int* word;
   unsigned long long* acquisitions;
   __device__ void lock() const {
-    course::Lock{word}.lock();
+    lesson03::Lock{word}.lock();
     atomicAdd(acquisitions, 1ull);
   }
-  __device__ void unlock() const { course::Lock{word}.unlock(); }
+  __device__ void unlock() const { lesson03::Lock{word}.unlock(); }
 };
 
 __device__ inline BucketLock lock_of(const CountTable& table, std::uint32_t bucket) {

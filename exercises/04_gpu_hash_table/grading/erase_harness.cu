@@ -4,6 +4,7 @@
 
 #include <erase.cuh>  // the student's file
 
+#include "../../../common/launch.hpp"
 #include "erase_harness.hpp"
 
 namespace grading04 {
@@ -19,18 +20,14 @@ int blocks_for(std::size_t n) {
 }
 
 __global__ void erase_kernel(exercise04::Table table, const std::uint32_t* keys, std::size_t n) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     exercise04::erase(table, keys[i]);
   }
 }
 
 __global__ void find_kernel(exercise04::Table table, const std::uint32_t* queries, std::size_t n,
                             std::uint32_t* out) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     out[i] = exercise04::find(table, queries[i]);
   }
 }

@@ -4,6 +4,7 @@
 
 #include <sorted_insert.cuh>  // the student's file
 
+#include "../../../common/launch.hpp"
 #include "sorted_insert_harness.hpp"
 
 namespace grading04 {
@@ -11,9 +12,7 @@ namespace {
 
 __global__ void insert_kernel(const std::uint32_t* keys, std::size_t n, lesson04::Entry** heads,
                               lesson04::Entry* pool, std::uint32_t buckets) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += stride) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     lesson04::Entry* entry = &pool[i];
     entry->key = keys[i];
     entry->value = static_cast<std::uint32_t>(i);

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "../../../common/launch.hpp"
 #include "pair_list_harness.hpp"
 
 namespace grading06 {
@@ -19,8 +20,8 @@ __global__ void pair_lists_kernel(const std::uint32_t* keys, std::size_t n, int 
     list_keys[j] = exercise06::kLowestKey;
     list_indices[j] = 0xFFFFFFFFu;
   }
-  const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = course::first_index();
+  const std::size_t threads = course::grid_stride();
   if (thread < n) {
     const std::size_t last = thread + (n - 1 - thread) / threads * threads;
     for (std::size_t step = 0; step <= (last - thread) / threads; ++step) {

@@ -1,6 +1,6 @@
-// A wrong answer to exercise 1 (lesson 04): the course's lock named directly, around the lesson's
-// code. The answer check refuses course:: and lesson04:: in the exercises.
-// expect: rejected: uses course::
+// A wrong answer to exercise 1 (lesson 04): lesson 03's lock named directly, around the lesson's
+// code. The answer check refuses lesson03:: and lesson04:: in the exercises.
+// expect: rejected: uses lesson04::
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@ namespace exercise04 {
 
 __device__ void count_key(const CountTable& table, std::uint32_t key) {
   const std::uint32_t bucket = lesson04::bucket_of(key, table.buckets);
-  const course::Lock lock{&table.locks[bucket]};
+  const lesson03::Lock lock{&table.locks[bucket]};
   lock.lock();
   CountEntry* entry = table.heads[bucket];
   while (entry != nullptr && entry->key != key)

@@ -1,13 +1,13 @@
 // Spin locks for device code: the book's (SeedLock), which orders nothing, and a correct one
 // (Lock), with acquire and release ordering. Both are views of an int in device memory (0: free,
 // 1: taken) that the host zeroed: they hold only the pointer, so kernels take them by value.
-// Lesson 03 finishes a dot product under one lock; lesson 04 gives every bucket of a hash table
-// its own.
+// This lesson finishes a dot product under one lock; lesson 04 includes this file and gives every
+// bucket of a hash table its own.
 #pragma once
 
 #include <cuda/atomic>
 
-namespace course {
+namespace lesson03 {
 
 using DeviceAtomicInt = cuda::atomic_ref<int, cuda::thread_scope_device>;
 
@@ -49,4 +49,4 @@ struct Lock {
   __device__ void unlock() const { DeviceAtomicInt(*word).store(0, cuda::memory_order_release); }
 };
 
-}  // namespace course
+}  // namespace lesson03

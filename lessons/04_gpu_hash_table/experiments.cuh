@@ -1,0 +1,127 @@
+// Lesson 04's experiments, run after the table when asked. --show-race runs the book's locked
+// chains where blocks share an SM and counts the entries lost; --bucket-sweep and --load-sweep
+// (exercise 4) time the chained tables against their bucket count and open addressing against its
+// load factor.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "kernels.cuh"
+#include "lesson.cuh"
+#include "reference.hpp"
+#include "rows.cuh"
+
+namespace lesson04 {
+
+// --show-race: the book's table, its heads read from L2, and v1, 5 runs each at the book's grid
+// and at one block per SM.
+// Returns whether v1 kept every entry every time.
+inline bool show_race(const std::vector<std::uint32_t>& keys, DeviceData& d) {
+  constexpr int kRuns = 5;
+  const std::size_t n = keys.size();
+  const int sms = course::sm_count();
+  ChainedTable table(kSeedBuckets, n);
+  std::printf(
+      "\nthe race: %d runs per grid, %zu keys in %u buckets; the most entries lost in a run, of "
+      "%zu\n%8s %7s | %-24s | %-24s | %-24s\n",
+      kRuns, n, kSeedBuckets, n, "blocks", "per SM", "v0, the book's locks",
+      "v0, heads read from L2", "v1, correct locks");
+  const ChainedInsert inserts[] = {insert_seed_lock<false>, insert_seed_lock<true>, insert_locked};
+  bool v1_ok = true;
+  for (int blocks : {kSeedBlocks, sms}) {
+    std::printf("%8d %7.2f", blocks, static_cast<double>(blocks) / sms);
+    for (int which = 0; which < 3; ++which) {
+      std::size_t worst = 0;
+      int wrong = 0;
+      for (int r = 0; r < kRuns; ++r) {
+        table.clear();
+        inserts[which](d.keys.data(), n, table, {nullptr, blocks});
+        const ChainCheck check = table.check(keys);
+        if (!check.ok(n)) ++wrong;
+        worst = std::max(worst, n - std::min(n, check.reachable));
+      }
+      if (which == 2 && wrong > 0) v1_ok = false;
+      std::printf(" | %-24s",
+                  course::format("%d of %d wrong, %zu lost", wrong, kRuns, worst).c_str());
+    }
+    std::printf("\n");
+  }
+  return v1_ok;
+}
+
+// Exercise 4: the chained versions against the bucket count.
+inline void print_bucket_sweep(const std::vector<std::uint32_t>& keys, DeviceData& d, int reps,
+                               int blocks) {
+  const std::size_t n = keys.size();
+  std::printf(
+      "\nbucket sweep: Mkeys/s of v1 (a lock per bucket) and v2 (a CAS on the head) by bucket "
+      "count,\n%d blocks of %d threads\n%10s %12s %12s  %s\n",
+      blocks > 0 ? blocks : kSeedBlocks, kThreads, "buckets", "v1", "v2", "check");
+  for (int log2 = 10; log2 <= 24; log2 += 2) {
+    ChainedTable table(std::size_t{1} << log2, n);
+    std::printf("%10s", course::size_text(std::size_t{1} << log2).c_str());
+    bool ok = true;
+    for (ChainedInsert insert : {insert_locked, insert_lock_free}) {
+      const course::Timing t =
+          course::time_gpu([&] { table.clear(); },
+                           [&] {
+                             insert(d.keys.data(), n, table, {nullptr, blocks});
+                           },
+                           reps, 1, nullptr, course::Lesson::kBudgetMs);
+      ok = ok && table.check(keys).ok(n);
+      std::printf(" %12.1f", mkeys_per_s(n, t.median_ms));
+    }
+    std::printf("  %s\n", ok ? "ok" : "FAIL");
+  }
+}
+
+// Exercise 4: open addressing against the load factor, for v4 and v5 with three window sizes.
+inline bool print_load_sweep(std::size_t n, DeviceData& d, int reps,
+                             const std::vector<std::uint32_t>& expected_hits, Hash hash) {
+  struct Column {
+    const char* name;
+    OpenInsert insert;
+    OpenFind find;
+  };
+  const Column columns[] = {
+      {"v4", insert_open, find_open},
+      {"v5 W=4", insert_cooperative<4>, find_cooperative<4>},
+      {"v5 W=8", insert_cooperative<8>, find_cooperative<8>},
+      {"v5 W=16", insert_cooperative<16>, find_cooperative<16>},
+  };
+  const std::vector<std::uint32_t> misses(n, kNotFound);
+  std::printf(
+      "\nload sweep: Gkeys/s of insert / find (present) / find (absent), by load factor (keys "
+      "over slots)\n%6s",
+      "load");
+  for (const Column& c : columns)
+    std::printf(" %20s", c.name);
+  std::printf("  check\n");
+  bool all_ok = true;
+  for (int tenths = 3; tenths <= 9; ++tenths) {
+    OpenTable table(capacity_for(n, tenths / 10.0), hash);
+    std::printf("%6.1f", tenths / 10.0);
+    bool ok = true;
+    for (const Column& c : columns) {
+      const course::Timing insert =
+          course::time_gpu([&] { table.clear(); }, [&] { c.insert(d.keys.data(), n, table, {}); },
+                           reps, 1, nullptr, course::Lesson::kBudgetMs);
+      table.throw_if_full();
+      const auto hit = time_find([&] { c.find(d.keys.data(), n, table, d.found.data(), {}); }, d,
+                                 reps, expected_hits);
+      const auto miss = time_find([&] { c.find(d.absent.data(), n, table, d.found.data(), {}); }, d,
+                                  reps, misses);
+      ok = ok && hit.second.empty() && miss.second.empty();
+      std::printf(" %6.2f /%5.2f /%5.2f", mkeys_per_s(n, insert.median_ms) / 1e3,
+                  mkeys_per_s(n, hit.first.median_ms) / 1e3,
+                  mkeys_per_s(n, miss.first.median_ms) / 1e3);
+    }
+    std::printf("  %s\n", ok ? "ok" : "FAIL");
+    all_ok = all_ok && ok;
+  }
+  return all_ok;
+}
+
+}  // namespace lesson04

@@ -1,0 +1,186 @@
+// Lesson 04's table rows: what the GPU versions read and write, how each row is checked, and the
+// rows themselves (each table's build, then its finds of present and of absent keys), with the
+// same operation on std::unordered_map beside each. main.cu lists them; experiments.cuh reuses
+// the device data and the timed find.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels.cuh"
+#include "lesson.cuh"
+#include "reference.hpp"
+
+namespace lesson04 {
+
+inline double mkeys_per_s(std::size_t n, double ms) {
+  return static_cast<double>(n) / (ms * 1e3);
+}
+
+// The GPU's copy of the keys, the absent keys, the index sequence (the sort's values) and the
+// answers of find.
+struct DeviceData {
+  course::DeviceBuffer<std::uint32_t> keys;
+  course::DeviceBuffer<std::uint32_t> absent;
+  course::DeviceBuffer<std::uint32_t> indices;
+  course::DeviceBuffer<std::uint32_t> found;
+};
+
+// "" when every answer in `found` is the expected one.
+inline std::string wrong_answers(const course::DeviceBuffer<std::uint32_t>& found,
+                                 const std::vector<std::uint32_t>& expected) {
+  const std::vector<std::uint32_t> got = found.download();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    wrong += got[i] != expected[i];
+  return wrong == 0 ? std::string() : course::format("%zu of %zu lookups wrong", wrong, got.size());
+}
+
+// Runs find into d.found (poisoned first, untimed) and compares with `expected`.
+template <typename Find>
+std::pair<course::Timing, std::string> time_find(Find&& find, DeviceData& d, int reps,
+                                                 const std::vector<std::uint32_t>& expected) {
+  const course::Timing t = course::time_gpu([&] { d.found.fill_bytes(0xA5); }, find, reps, 2,
+                                            nullptr, course::Lesson::kBudgetMs);
+  return {t, wrong_answers(d.found, expected)};
+}
+
+// The CPU: the book's table, and std::unordered_map (the reference) for build and lookup, as a
+// user would write the loops, on one thread.
+struct Cpu {
+  Map map;
+  std::vector<std::uint32_t> hits;  // the answer to each key's lookup
+  double book_ms = 0;
+  double map_ms = 0;
+  double hit_ms = 0;
+  double miss_ms = 0;
+};
+
+// Each row's speed in keys a second, against the book's CPU table and against the same operation
+// on std::unordered_map (`map_ms`, one per row).
+inline void print_key_rates(const course::ResultTable& table, std::size_t n, double book_ms,
+                            const std::vector<double>& map_ms) {
+  std::printf("%-9s %12s %14s %22s\n", "version", "Mkeys/s", "vs book's CPU",
+              "vs std::unordered_map");
+  for (std::size_t r = 0; r < table.rows().size(); ++r) {
+    const course::TableRow& row = table.rows()[r];
+    if (row.check == course::Check::skipped) continue;
+    std::printf("%-9s %12.1f %13.1fx %21.1fx\n", row.version.c_str(),
+                mkeys_per_s(n, row.time.median_ms), book_ms / row.time.median_ms,
+                map_ms[r] / row.time.median_ms);
+  }
+  std::printf(
+      "(std::unordered_map: its build for insert rows, its find for find rows; one CPU "
+      "thread)\n\n");
+}
+
+// Everything the versions read and write on the GPU, and the rows they make: each version, and
+// per row the same operation's time on std::unordered_map.
+struct Rows {
+  std::size_t n;
+  const std::vector<std::uint32_t>& keys;
+  const Cpu& cpu;
+  DeviceData& d;
+  std::vector<course::Version> versions;
+  std::vector<double> map_ms;
+
+  void add(course::Version v, double cpu_ms) {
+    versions.push_back(std::move(v));
+    map_ms.push_back(cpu_ms);
+  }
+};
+
+// The chained versions (v0 only with --show-race: the race it loses entries to is the point),
+// checked by copying the table back and walking every chain.
+inline void add_chained(Rows& rows, bool show_race, const Launch& launch, ChainedTable* seed_sized,
+                        ChainedTable* load_sized) {
+  auto add = [&](const char* name, const char* idea, ChainedInsert insert, ChainedTable* t,
+                 bool may_fail) {
+    Rows* r = &rows;
+    course::Version v{name,
+                      idea,
+                      "",
+                      [r, insert, t, launch] { insert(r->d.keys.data(), r->n, *t, launch); },
+                      [r, t] {
+                        const ChainCheck check = t->check(r->keys);
+                        return check.ok(r->n) ? std::string() : check.text(r->n);
+                      },
+                      [t] { t->clear(); }};
+    v.may_fail = may_fail;
+    rows.add(std::move(v), rows.cpu.book_ms);
+  };
+  if (show_race) {
+    add("v0", "the book's: a lock per bucket, taken lane by lane", insert_seed_lock<false>,
+        seed_sized, true);
+  }
+  for (const ChainedVersion& v : chained_versions())
+    add(v.name, v.idea, v.insert, v.sized_from_load_factor ? load_sized : seed_sized, false);
+}
+
+// Open addressing, checked slot by slot against the map; the sorted array, through its lookups.
+inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted) {
+  Rows* r = &rows;
+  for (const OpenVersion& v : open_versions()) {
+    rows.add({v.name, v.idea, "", [r, v, open] { v.insert(r->d.keys.data(), r->n, *open, {}); },
+              [r, open] {
+                try {
+                  open->throw_if_full();
+                } catch (const std::length_error& e) {
+                  return std::string(e.what());
+                }
+                const SlotCheck check = open->check(r->cpu.map, r->n);
+                return check.ok(r->cpu.map) ? std::string() : check.text(r->cpu.map);
+              },
+              [open] { open->clear(); }},
+             rows.cpu.map_ms);
+  }
+  rows.add({"CUB", "sorted array: cub::DeviceRadixSort::SortPairs", "",
+            [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
+            [r, sorted] {
+              sorted->find(r->d.keys.data(), r->n, r->d.found.data());
+              return wrong_answers(r->d.found, r->cpu.hits);
+            }},
+           rows.cpu.map_ms);
+}
+
+// Find, for present keys and for absent ones, on each table built again (untimed) first.
+inline void add_finds(Rows& rows, OpenTable* open, SortedTable* sorted,
+                      const std::vector<std::uint32_t>* misses) {
+  Rows* r = &rows;
+  const double bytes = 16.0 * static_cast<double>(rows.n);  // query, slot, answer
+  for (const bool present : {true, false}) {
+    const std::uint32_t* queries = present ? rows.d.keys.data() : rows.d.absent.data();
+    const std::vector<std::uint32_t>* expected = present ? &rows.cpu.hits : misses;
+    const std::string row = present ? " find" : " miss";
+    const std::string which = present ? ", keys present" : ", keys absent";
+    const double cpu_ms = present ? rows.cpu.hit_ms : rows.cpu.miss_ms;
+    const auto check = [r, expected] { return wrong_answers(r->d.found, *expected); };
+    for (const OpenVersion& v : open_versions()) {
+      rows.add({v.name + row,
+                v.idea + which,
+                "",
+                [r, v, open, queries] { v.find(queries, r->n, *open, r->d.found.data(), {}); },
+                check,
+                {},
+                [r, v, open] {
+                  open->clear();
+                  v.insert(r->d.keys.data(), r->n, *open, {});
+                },
+                bytes},
+               cpu_ms);
+    }
+    rows.add({"Thr" + row,
+              "sorted array: thrust::upper_bound" + which,
+              "",
+              [r, sorted, queries] { sorted->find(queries, r->n, r->d.found.data()); },
+              check,
+              {},
+              [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
+              bytes},
+             cpu_ms);
+  }
+}
+
+}  // namespace lesson04

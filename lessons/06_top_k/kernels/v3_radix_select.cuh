@@ -1,0 +1,504 @@
+// v3, radix select: the keys' 32 bits read as three digits; a histogram of each digit finds the
+// bucket that holds the k-th largest key, the keys above it are winners and the keys in it are the
+// candidates for the next digit; then the k winners are sorted. One cooperative launch.
+#pragma once
+
+#include <cooperative_groups.h>
+#include <climits>
+#include <cstddef>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <stdexcept>
+
+#include "../reference.hpp"
+#include "bits.hpp"
+#include "check.hpp"
+#include "device_memory.hpp"
+#include "launch.hpp"
+#include "settings.cuh"
+#include "streaming.cuh"
+
+namespace lesson06 {
+
+// Where a select stands after choosing the bucket of a digit: the digits of the k-th largest key
+// found so far, and how many keys that match them are still wanted.
+struct Choice {
+  Key prefix;                    // the digits found so far
+  Key mask;                      // the bits they cover
+  unsigned long long remaining;  // keys still wanted among those that match the prefix
+  unsigned int take_all;         // the whole bucket is wanted: every match is a winner
+};
+
+// What the blocks of one select share, in device memory. Zero before a select, and left zero by
+// it.
+struct SelectState {
+  unsigned long long histogram[kDigits][kMaxBins];  // digit d's, over the keys that match the
+                                                    // digits before it
+  unsigned long long winners;                       // keys in the winners' buffer
+  unsigned long long candidates[2];                 // keys in each candidates' buffer
+  unsigned long long taken;  // last digit: keys equal to the k-th one taken so far
+};
+static_assert(sizeof(SelectState) % sizeof(unsigned long long) == 0, "zeroed in 8-byte words");
+
+constexpr int kSelectThreads = 512;  // a multiple of 32 that divides every digit's bins
+constexpr int kCountBatch = 4;       // pass 1: 16-byte loads per thread at a time
+constexpr int kSiftBatch = 2;        // pass 2: fewer, for the registers its votes need
+// Past pass 2, every block counts the last two digits of the candidates itself when there are at
+// most this many (on the seed's input, about n / 2048 are); more, and the blocks share the work.
+constexpr std::size_t kFewCandidates = 16384;
+// The winners are sorted in the kernel up to this many (their keys staged in shared memory);
+// past it, CUB sorts them.
+constexpr std::size_t kRankSortMaxK = 4096;
+
+// The block scan that choose_bucket_in_block runs, and the shared memory it needs: the scan's
+// scratch and the choice, which one thread finds and every thread reads.
+using BucketScan = cub::BlockScan<unsigned long long, kSelectThreads>;
+struct ChoiceSpace {
+  typename BucketScan::TempStorage scan;
+  Choice chosen;
+};
+
+// The choice of bucket: the bin of `digit`, counted from the top of a finished histogram (count(b)
+// is bin b's count), that holds the remaining-th largest key. Each thread adds up a run of bins, a
+// prefix sum over the threads says how many keys lie above each run, and the one thread whose run
+// holds the place walks its bins. Every block makes the same choice for itself, rather than one
+// block for all: then no block waits for another. Every thread of the block calls it and gets the
+// answer; the prefix sum is CUB's block scan (lesson 02 builds a block-wide sum from warp
+// shuffles; a scan is the same tree, keeping every partial sum).
+template <typename Count>
+__device__ Choice choose_bucket_in_block(ChoiceSpace* space, Count count, Digit digit,
+                                         const Choice& before) {
+  constexpr unsigned kMostPerThread = kMaxBins / kSelectThreads;
+  if (before.take_all) return before;  // nothing is left to choose
+  const unsigned per_thread = digit.bins() / blockDim.x;
+  const unsigned top = digit.bins() - threadIdx.x * per_thread;  // this thread's bins: below top
+  unsigned long long here[kMostPerThread];
+  unsigned long long run = 0;
+#pragma unroll
+  for (unsigned j = 0; j < kMostPerThread; ++j) {  // here[j]: bin top - 1 - j, the highest first
+    here[j] = j < per_thread ? count(top - 1 - j) : 0;
+    run += here[j];
+  }
+  unsigned long long above = 0;
+  BucketScan(space->scan).ExclusiveSum(run, above);
+  if (above < before.remaining && before.remaining <= above + run) {
+#pragma unroll
+    for (unsigned j = 0; j < kMostPerThread; ++j) {
+      if (j < per_thread && above < before.remaining && above + here[j] >= before.remaining) {
+        const Key bin = top - 1 - j;
+        space->chosen = {before.prefix | bin << digit.shift, before.mask | digit.mask(),
+                         before.remaining - above, before.remaining - above == here[j]};
+      }
+      above += here[j];
+    }
+  }
+  __syncthreads();  // the choice is made
+  return space->chosen;
+}
+
+// Adds a block's bins to a global histogram (only the bins it saw).
+__device__ inline void merge_bins(const unsigned* bins, unsigned count,
+                                  unsigned long long* histogram) {
+  __syncthreads();  // every thread has counted
+  for (unsigned b = threadIdx.x; b < count; b += blockDim.x) {
+    if (bins[b] != 0) atomicAdd(&histogram[b], static_cast<unsigned long long>(bins[b]));
+  }
+}
+
+__device__ inline void zero_bins(unsigned* bins) {
+  __syncthreads();  // nobody still reads them
+  for (unsigned b = threadIdx.x; b < kMaxBins; b += blockDim.x)
+    bins[b] = 0;
+  __syncthreads();  // zeroed before counting
+}
+
+// Appends (key, index) for the lanes where `take` holds to keys[] and indices[] at *count, with one
+// atomic per warp (warp_reserve). Every lane of the warp must call it.
+__device__ inline void warp_append(bool take, Key key, std::size_t index, Key* keys,
+                                   std::size_t* indices, unsigned long long* count) {
+  const unsigned long long at = warp_reserve(take, count);
+  if (take) {
+    keys[at] = key;
+    indices[at] = index;
+  }
+}
+
+// A block's staging area for what a sift keeps: appends reserve their places with an atomic on a
+// shared counter, and the block publishes them together at the end, with one global atomic,
+// where each warp would otherwise wait its turn at the one global counter in L2. What does not
+// fit goes straight to the global list, so any number of keys works.
+template <unsigned kCapacity>
+struct Stage {
+  unsigned count;  // places reserved; past kCapacity, the rest went straight to the global list
+  unsigned long long base;  // where the block's staged keys go in the global list
+  Key keys[kCapacity];
+  std::size_t indices[kCapacity];
+};
+constexpr unsigned kStagedWinners = 256;
+constexpr unsigned kStagedCandidates = 1024;
+
+// Appends (key, index) for the lanes where `take` holds: into the block's stage while it has
+// room, the rest to the global list. Every lane of the warp must call it.
+template <unsigned kCapacity>
+__device__ void stage_append(bool take, Key key, std::size_t index, Stage<kCapacity>* stage,
+                             Key* keys, std::size_t* indices, unsigned long long* count) {
+  const unsigned at = warp_reserve(take, &stage->count);
+  const bool staged = take && at < kCapacity;
+  if (staged) {
+    stage->keys[at] = key;
+    stage->indices[at] = index;
+  }
+  warp_append(take && !staged, key, index, keys, indices, count);
+}
+
+// Publishes the block's stage to the global list. Every thread of the block must call it.
+template <unsigned kCapacity>
+__device__ void publish_stage(Stage<kCapacity>* stage, Key* keys, std::size_t* indices,
+                              unsigned long long* count) {
+  __syncthreads();  // every append is in
+  const unsigned staged = stage->count < kCapacity ? stage->count : kCapacity;
+  if (threadIdx.x == 0 && staged > 0) stage->base = atomicAdd(count, staged);
+  __syncthreads();  // the block's place in the list is known
+  const unsigned long long base = stage->base;
+  for (unsigned i = threadIdx.x; i < staged; i += blockDim.x) {
+    keys[base + i] = stage->keys[i];
+    indices[base + i] = stage->indices[i];
+  }
+}
+
+// What a sift keeps, and where: the same for every thread of a block, so the block keeps one
+// copy, in shared memory.
+struct Sift {
+  Choice choice;  // the digits chosen so far
+  bool last;      // every digit is chosen: a match is the k-th largest key itself
+  Digit next;     // the next digit, counted for the candidates
+  SelectState* s;
+  Key* winner_keys;
+  std::size_t* winner_indices;
+  Key* candidate_keys;  // where the candidates go (none when `last`)
+  std::size_t* candidate_indices;
+  unsigned long long* candidates;  // their count
+  unsigned* bins;                  // the block's histogram of the next digit
+  Stage<kStagedWinners>* winner_stage;
+  Stage<kStagedCandidates>* candidate_stage;
+};
+
+// One key the warp's vote found wanted (at or above the prefix): above it, a winner; matching
+// it, a candidate for the next digit, or, when every digit is chosen, equal to the k-th largest
+// key, and taken while fewer than `remaining` are. Every lane of the warp must call it (valid =
+// false: no key). Out of line: inlined at each of its calls, it would not fit in the instruction
+// cache.
+__device__ __noinline__ void keep(const Sift* sift, Key key, std::size_t index, bool valid) {
+  const Choice& choice = sift->choice;
+  const Key top = key & choice.mask;
+  const bool match = valid && top == choice.prefix;
+  bool win = (valid && top > choice.prefix) || (match && choice.take_all);
+  const bool equal = match && !choice.take_all && sift->last;
+  // The k-th largest key itself: the first `remaining` that come are taken.
+  const unsigned long long taken = warp_reserve(equal, &sift->s->taken);
+  win = win || (equal && taken < choice.remaining);
+  stage_append(win, key, index, sift->winner_stage, sift->winner_keys, sift->winner_indices,
+               &sift->s->winners);
+  const bool candidate = match && !choice.take_all && !sift->last;
+  if (candidate) atomicAdd(&sift->bins[sift->next.of(key)], 1u);
+  stage_append(candidate, key, index, sift->candidate_stage, sift->candidate_keys,
+               sift->candidate_indices, sift->candidates);
+}
+
+// The hot path of a sift: few keys are wanted, so the warp votes first, and only a warp with a
+// wanted key calls keep().
+struct Sifter {
+  const Sift* sift;
+  Key mask;  // the choice's, in registers
+  Key prefix;
+
+  __device__ bool wanted(Key key) const { return (key & mask) >= prefix; }
+  __device__ void operator()(Key key, std::size_t index, bool valid) const {
+    if (__any_sync(course::kFullWarp, valid && wanted(key))) keep(sift, key, index, valid);
+  }
+};
+
+// Every buffer of a select.
+struct SelectBuffers {
+  Key* winner_keys;
+  std::size_t* winner_indices;
+  Key* candidate_keys[2];
+  std::size_t* candidate_indices[2];
+};
+
+// The block's shared memory for a sift.
+struct SiftSpace {
+  Sift sift;
+  Stage<kStagedWinners> winners;
+  Stage<kStagedCandidates> candidates;
+};
+
+// Sets the block's sift for keys measured against `choice` (`round`: the digit chosen last;
+// candidates go to buffer round % 2 and are counted by the next digit), and returns its hot path.
+__device__ inline Sifter start_sift(SiftSpace* space, const Choice& choice, int round,
+                                    SelectState* s, const SelectBuffers& b, unsigned* bins) {
+  zero_bins(bins);
+  const bool last = round + 1 == kDigits || choice.take_all;
+  if (threadIdx.x == 0) {
+    space->sift = {choice,
+                   last,
+                   digit_plan(last ? round : round + 1),
+                   s,
+                   b.winner_keys,
+                   b.winner_indices,
+                   b.candidate_keys[round % 2],
+                   b.candidate_indices[round % 2],
+                   &s->candidates[round % 2],
+                   bins,
+                   &space->winners,
+                   &space->candidates};
+    space->winners.count = 0;
+    space->candidates.count = 0;
+  }
+  __syncthreads();  // the block's sift is set
+  return {&space->sift, choice.mask, choice.prefix};
+}
+
+// The end of a sift: the block publishes what it staged, and adds its histogram of the next digit
+// to the global one (histogram: nullptr when nobody needs it). Every thread of the block.
+__device__ inline void end_sift(SiftSpace* space, unsigned long long* histogram) {
+  const Sift& sift = space->sift;
+  publish_stage(&space->winners, sift.winner_keys, sift.winner_indices, &sift.s->winners);
+  if (sift.last) return;
+  publish_stage(&space->candidates, sift.candidate_keys, sift.candidate_indices, sift.candidates);
+  if (histogram != nullptr) merge_bins(sift.bins, sift.next.bins(), histogram);
+}
+
+// Sifts this block's share of a list of `count` keys (and their indices), a warp at a time.
+__device__ inline void sift_list(const Sifter& sifter, const Key* keys, const std::size_t* indices,
+                                 unsigned long long count) {
+  const std::size_t lane = threadIdx.x % course::kWarpSize;
+  const std::size_t threads = course::grid_stride();
+  for (std::size_t first = course::first_index() - lane; first < count; first += threads) {
+    const std::size_t i = first + lane;
+    const bool valid = i < count;
+    // From L2: other blocks wrote the list in this kernel.
+    sifter(valid ? __ldcg(&keys[i]) : 0, valid ? __ldcg(&indices[i]) : 0, valid);
+  }
+}
+
+// Calls f(i, key) for i = threadIdx.x, + blockDim.x, ... below count: every block over the whole
+// list. The keys are read from L2 (other blocks wrote them in this kernel), 8 per thread at a
+// time: one at a time, each would wait its own round trip.
+template <typename F>
+__device__ void for_each_key_in_block(const Key* keys, unsigned long long count, F&& f) {
+  constexpr unsigned kAtOnce = 8;
+  for (unsigned long long first = threadIdx.x; first < count; first += kAtOnce * blockDim.x) {
+    Key batch[kAtOnce];
+#pragma unroll
+    for (unsigned u = 0; u < kAtOnce; ++u) {
+      const unsigned long long i = first + u * blockDim.x;
+      batch[u] = i < count ? __ldcg(&keys[i]) : 0;
+    }
+#pragma unroll
+    for (unsigned u = 0; u < kAtOnce; ++u) {
+      const unsigned long long i = first + u * blockDim.x;
+      if (i < count) f(i, batch[u]);
+    }
+  }
+}
+
+// The survivors, sorted: each of the k winners counts the winners that come before it (a larger
+// key, or the same key earlier in the buffer), and that count is its place. O(k^2) comparisons,
+// but every one independent. A block stages the k keys in shared memory, then ranks 32 winners
+// at a time, one per lane, its warps sharing out the comparisons. A winner compares as its
+// score_of(key, place in the buffer).
+struct RankSpace {
+  Key staged[kRankSortMaxK];
+  unsigned ranks[course::kWarpSize];
+};
+
+template <typename T>
+__device__ void rank_winners(RankSpace* space, const Key* keys, const std::size_t* indices,
+                             unsigned k, T* values, std::size_t* out_indices) {
+  Key* staged = space->staged;
+  unsigned* ranks = space->ranks;
+  constexpr unsigned kWarps = kSelectThreads / course::kWarpSize;
+  const unsigned lane = threadIdx.x % course::kWarpSize;
+  const unsigned warp = threadIdx.x / course::kWarpSize;
+  for_each_key_in_block(keys, k, [&](unsigned long long j, Key key) { staged[j] = key; });
+  for (unsigned first = blockIdx.x * course::kWarpSize; first < k;
+       first += gridDim.x * course::kWarpSize) {
+    if (warp == 0) ranks[lane] = 0;
+    __syncthreads();  // the keys are staged and the counts zeroed
+    const unsigned i = first + lane;
+    const unsigned long long mine = i < k ? score_of(staged[i], i) : ~0ull;
+    unsigned before = 0;
+    for (unsigned j = warp; j < k; j += kWarps)
+      before += score_of(staged[j], j) > mine;  // one address for the whole warp: a broadcast
+    atomicAdd(&ranks[lane], before);
+    __syncthreads();  // every warp's count is in
+    if (warp == 0 && i < k) {
+      values[ranks[lane]] = course::from_order_key<T>(staged[i]);
+      out_indices[ranks[lane]] = __ldcg(&indices[i]);
+    }
+  }
+}
+
+// v3 radix select (v2: per-thread lists): a key's 32 bits read as three digits of 11, 11 and 10
+// bits, from the top. Count the keys by their top digit; the bin that holds the k-th largest key
+// is its top digit, every key in a bin above it is a winner, and the keys in that bin are the
+// candidates; count those by the next digit, and so on. Then the k winners are sorted. One
+// cooperative launch: all its blocks are resident at once, so a grid barrier (grid.sync()) can
+// stand between two passes where a kernel boundary would: no launch, and no pass waits to start.
+template <typename T>
+__global__ void __launch_bounds__(kSelectThreads, 1)
+    radix_select_kernel(const T* in, std::size_t n, std::size_t k, SelectState* s,
+                        SelectBuffers buffers, bool rank_here, T* values, std::size_t* indices) {
+  const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  __shared__ unsigned bins[kMaxBins];
+  __shared__ SiftSpace space;
+  __shared__ ChoiceSpace choosing;
+  __shared__ RankSpace ranking;
+  const auto global = [](const unsigned long long* histogram) {
+    return [histogram](unsigned b) { return __ldcg(&histogram[b]); };  // from L2: every block's
+  };
+
+  // Pass 1: the histogram of the top digit, over every key.
+  const Digit top = digit_plan(0);
+  zero_bins(bins);
+  for_each_element<false, kCountBatch>(
+      in, n, [&](T x, std::size_t, bool) { atomicAdd(&bins[top.of(course::order_key(x))], 1u); },
+      Always{});
+  merge_bins(bins, top.bins(), s->histogram[0]);
+  grid.sync();  // the histogram is complete
+
+  // Pass 2: every key against the top digit's bucket; a warp skips a batch in which no key
+  // reaches it. The candidates are counted by the next digit.
+  const Choice first =
+      choose_bucket_in_block(&choosing, global(s->histogram[0]), top, Choice{0, 0, k, 0});
+  const Sifter sifter = start_sift(&space, first, 0, s, buffers, bins);
+  for_each_element<true, kSiftBatch>(
+      in, n, [&](T x, std::size_t i, bool valid) { sifter(course::order_key(x), i, valid); },
+      [&](T x, std::size_t) { return sifter.wanted(course::order_key(x)); });
+  end_sift(&space, s->histogram[1]);
+  grid.sync();  // every winner and candidate of pass 2 is in
+
+  // The last two digits, among the candidates.
+  const Choice second =
+      choose_bucket_in_block(&choosing, global(s->histogram[1]), digit_plan(1), first);
+  const unsigned long long count = __ldcg(&s->candidates[0]);
+  Choice third;
+  const Key* list_keys = buffers.candidate_keys[0];
+  const std::size_t* list_indices = buffers.candidate_indices[0];
+  unsigned long long list_count = count;
+  if (count <= kFewCandidates) {
+    // Few: each block counts the last digit over all of them itself, so no block waits.
+    zero_bins(bins);
+    const Digit last = digit_plan(2);
+    if (!second.take_all) {
+      for_each_key_in_block(list_keys, count, [&](unsigned long long, Key key) {
+        if ((key & second.mask) == second.prefix) atomicAdd(&bins[last.of(key)], 1u);
+      });
+    }
+    __syncthreads();  // counted
+    third = choose_bucket_in_block(
+        &choosing, [&](unsigned b) { return bins[b]; }, last, second);
+  } else {
+    // Many: the blocks share them out, and count the last digit together.
+    sift_list(start_sift(&space, second, 1, s, buffers, bins), list_keys, list_indices, count);
+    end_sift(&space, s->histogram[2]);
+    grid.sync();  // every candidate of this round is in
+    third = choose_bucket_in_block(&choosing, global(s->histogram[2]), digit_plan(2), second);
+    list_keys = buffers.candidate_keys[1];
+    list_indices = buffers.candidate_indices[1];
+    list_count = __ldcg(&s->candidates[1]);
+  }
+  // Every digit chosen: the last candidates are winners, or equal to the k-th largest key.
+  sift_list(start_sift(&space, third, kDigits - 1, s, buffers, bins), list_keys, list_indices,
+            list_count);
+  end_sift(&space, nullptr);
+  grid.sync();  // every winner is in, and nobody reads the state any more
+  // The state back to zero for the next select (cheaper here than a memset before it).
+  auto* words = reinterpret_cast<unsigned long long*>(s);
+  constexpr std::size_t kWords = sizeof(SelectState) / sizeof(unsigned long long);
+  for (std::size_t w = course::first_index(); w < kWords; w += course::grid_stride()) {
+    words[w] = 0;
+  }
+  if (rank_here) {
+    rank_winners(&ranking, buffers.winner_keys, buffers.winner_indices, static_cast<unsigned>(k),
+                 values, indices);
+  }
+}
+
+template <typename T>
+__global__ void keys_to_values_kernel(const Key* keys, const std::size_t* indices, std::size_t k,
+                                      T* values, std::size_t* out_indices) {
+  for (std::size_t j = course::first_index(); j < k; j += course::grid_stride()) {
+    values[j] = course::from_order_key<T>(keys[j]);
+    out_indices[j] = indices[j];
+  }
+}
+
+inline std::string v3_limit(std::size_t, std::size_t k, const Launch&) {
+  // Past kRankSortMaxK, CUB sorts the winners, and its item count is an int.
+  return k <= INT_MAX ? "" : "CUB sorts the winners: k < 2^31";
+}
+
+// v3's workspace, made once for a given n and k, outside the timed runs (as CUB's scratch is).
+struct SelectSpace {
+  SelectSpace(std::size_t n, std::size_t k)
+      : state(1), winner_keys(k), winner_indices(k), grid(course::sm_count()) {
+    for (int b = 0; b < 2; ++b) {
+      candidate_keys[b] = course::DeviceBuffer<Key>(n);
+      candidate_indices[b] = course::DeviceBuffer<std::size_t>(n);
+    }
+    state.fill_bytes(0);  // every select leaves it zero again
+    if (k <= INT_MAX) {   // the survivors, when CUB sorts them
+      sorted_keys = course::DeviceBuffer<Key>(k);
+      sorted_indices = course::DeviceBuffer<std::size_t>(k);
+      std::size_t bytes = 0;
+      CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
+          nullptr, bytes, winner_keys.data(), sorted_keys.data(), winner_indices.data(),
+          sorted_indices.data(), static_cast<int>(k)));
+      sort_scratch = course::DeviceBuffer<unsigned char>(bytes > 0 ? bytes : 1);
+    }
+  }
+
+  course::DeviceBuffer<SelectState> state;
+  course::DeviceBuffer<Key> candidate_keys[2];
+  course::DeviceBuffer<std::size_t> candidate_indices[2];
+  course::DeviceBuffer<Key> winner_keys;
+  course::DeviceBuffer<std::size_t> winner_indices;
+  course::DeviceBuffer<Key> sorted_keys;  // past kRankSortMaxK: CUB's output, and its scratch
+  course::DeviceBuffer<std::size_t> sorted_indices;
+  course::DeviceBuffer<unsigned char> sort_scratch;
+  int grid;  // one block per SM, all resident at once
+};
+
+// How v3 sorts its k winners: in the kernel, by rank, up to kRankSortMaxK, else with CUB; or with
+// CUB at any k (the --k-sweep compares the two).
+enum class SurvivorSort { automatic, cub };
+
+template <typename T>
+void top_k_v3(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
+              SelectSpace& ws, const Launch& launch, SurvivorSort how = SurvivorSort::automatic) {
+  if (k == 0 || k > n) throw std::invalid_argument("v3: k must be from 1 to n");
+  const cudaStream_t stream = launch.stream;
+  SelectState* s = ws.state.data();  // zero: the workspace starts so, and every select ends so
+  SelectBuffers buffers{ws.winner_keys.data(),
+                        ws.winner_indices.data(),
+                        {ws.candidate_keys[0].data(), ws.candidate_keys[1].data()},
+                        {ws.candidate_indices[0].data(), ws.candidate_indices[1].data()}};
+  bool rank_here = k <= kRankSortMaxK && how != SurvivorSort::cub;
+  // A cooperative launch: it fails, rather than hangs, if the grid cannot all be resident.
+  void* args[] = {&in, &n, &k, &s, &buffers, &rank_here, &values, &indices};
+  CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(radix_select_kernel<T>), ws.grid,
+                                         kSelectThreads, args, 0, stream));
+  if (rank_here) return;
+  if (ws.sorted_keys.size() < k) throw std::invalid_argument("v3: no CUB scratch for this k");
+  std::size_t bytes = ws.sort_scratch.size();
+  CUDA_CHECK(cub::DeviceRadixSort::SortPairsDescending(
+      ws.sort_scratch.data(), bytes, ws.winner_keys.data(), ws.sorted_keys.data(),
+      ws.winner_indices.data(), ws.sorted_indices.data(), static_cast<int>(k), 0, 32, stream));
+  keys_to_values_kernel<T><<<course::sm_count() * 4, 256, 0, stream>>>(
+      ws.sorted_keys.data(), ws.sorted_indices.data(), k, values, indices);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace lesson06
