@@ -1,8 +1,9 @@
 // Exercise 3 (lesson 02): the block reduction for any associative, commutative operator and any
-// number of threads. lessons/02_reduce/block_reduce.cuh (lesson 02's v5) needs whole warps and leaves the
-// result in thread 0; here a block may have any size from 1 to 1024, the last warp may be partly
-// there, and every thread gets the result. Write block_reduce; the tests use it for the largest and
-// the smallest element, and with an operator that counts the steps a result went through.
+// number of threads. lessons/02_reduce/block_reduce.cuh (lesson 02's v5) needs whole warps and
+// leaves the result in thread 0; here a block may have any size from 1 to 1024, the last warp may
+// be partly there, and every thread gets the result. Write block_reduce; the tests use it for the
+// largest and the smallest element, and with an operator that counts the steps a result went
+// through.
 #pragma once
 
 namespace exercise02 {
