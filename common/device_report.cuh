@@ -8,8 +8,8 @@
 
 #include "check.hpp"
 #include "device_memory.hpp"
+#include "format.hpp"
 #include "gpu_timing.cuh"
-#include "table.hpp"
 
 #ifndef COURSE_CUDA_ARCHITECTURES
 #define COURSE_CUDA_ARCHITECTURES "unknown (built without CMake)"

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "format.hpp"
 #include "reference.hpp"
-#include "table.hpp"
 #include "timing.hpp"
 
 namespace {

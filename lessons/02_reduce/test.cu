@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "bits.hpp"
 #include "kernels.cuh"
 #include "reference.hpp"
-#include "table.hpp"
 #include "testing.hpp"
 
 namespace {

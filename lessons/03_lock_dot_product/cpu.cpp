@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "cli.hpp"
+#include "format.hpp"
 #include "reference.hpp"
-#include "table.hpp"
 #include "timing.hpp"
 
 namespace {

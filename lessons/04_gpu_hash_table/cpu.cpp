@@ -7,7 +7,6 @@
 
 #include "cli.hpp"
 #include "reference.hpp"
-#include "table.hpp"
 #include "timing.hpp"
 
 namespace {

@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "format.hpp"
 #include "inputs.hpp"
 #include "layout.hpp"
-#include "table.hpp"
 
 namespace lesson04 {
 

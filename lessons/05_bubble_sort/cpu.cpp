@@ -9,7 +9,6 @@
 
 #include "cli.hpp"
 #include "reference.hpp"
-#include "table.hpp"
 #include "timing.hpp"
 
 namespace {

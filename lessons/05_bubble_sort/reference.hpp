@@ -20,9 +20,9 @@
 
 #include "bits.hpp"
 #include "cli.hpp"
+#include "format.hpp"
 #include "inputs.hpp"
 #include "order.hpp"
-#include "table.hpp"
 
 namespace lesson05 {
 

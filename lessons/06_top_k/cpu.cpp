@@ -8,7 +8,6 @@
 
 #include "cli.hpp"
 #include "reference.hpp"
-#include "table.hpp"
 #include "timing.hpp"
 
 namespace {

@@ -23,9 +23,9 @@
 
 #include "bits.hpp"
 #include "cli.hpp"
+#include "format.hpp"
 #include "inputs.hpp"
 #include "keys.hpp"
-#include "table.hpp"
 
 namespace lesson06 {
 
