@@ -38,6 +38,34 @@ struct Launch {
   int grid_or(int own) const { return blocks > 0 ? blocks : own; }
 };
 
+// The 256 counters, in an allocation of their own, `offset` bytes past a 4 KiB boundary. Where
+// they lie changes v0's time: its atomics are served at the L2 cache, whose slices each serve
+// their own addresses, so the counters' addresses decide how many slices share the work (the
+// README's Version 0; lesson01 --bins-offset). The default, 0, keeps them in one 1 KiB-aligned
+// block.
+template <typename Counter>
+class Counters {
+ public:
+  explicit Counters(std::size_t offset) : space_(2 * kPage) {
+    const auto base = reinterpret_cast<std::uintptr_t>(space_.data());
+    at_ = reinterpret_cast<Counter*>((base + kPage - 1) / kPage * kPage + offset);
+  }
+  Counter* data() { return at_; }
+  void fill_bytes(unsigned char value) {
+    CUDA_CHECK(cudaMemsetAsync(at_, value, kBins * sizeof(Counter)));
+  }
+  std::vector<Counter> download() const {
+    std::vector<Counter> host(kBins);
+    CUDA_CHECK(cudaMemcpy(host.data(), at_, kBins * sizeof(Counter), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+ private:
+  static constexpr std::size_t kPage = 4096;
+  course::DeviceBuffer<unsigned char> space_;
+  Counter* at_ = nullptr;
+};
+
 // What every host function below does: zero the bins (the kernels add to them), then launch
 // kernel<<<grid, threads>>> on launch.stream (launch.blocks, if set, replaces grid).
 template <typename Counter>

@@ -3,12 +3,14 @@
 // the CPU exactly and prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson01
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "experiments.cuh"
 #include "kernels.cuh"
 #include "lesson.cuh"
 #include "reference.hpp"
@@ -17,10 +19,12 @@ namespace {
 
 using lesson01::Histogram;
 using lesson01::kBins;
+using lesson01::to_histogram;
 
 struct Options {
   lesson01::Dist dist = lesson01::Dist::uniform;
   int blocks = 0;
+  std::size_t bins_offset = 0;
   bool show_overflow = false;
   bool grid_sweep = false;
 };
@@ -29,18 +33,13 @@ void add_options(course::CommandLine& cli, Options* o) {
   cli.choice("--dist", &o->dist, lesson01::dists(), "input bytes: ");
   cli.number("--blocks", &o->blocks, "grid size for every version (0: each version's own)", 0,
              1 << 30);
+  cli.number("--bins-offset", &o->bins_offset,
+             "place the counters this many bytes past a 4 KiB boundary (a multiple of 8)",
+             std::size_t{0}, std::size_t{4088});
   cli.flag("--show-overflow", &o->show_overflow,
            "run v0 and v1 even when a bin passes 2^32, to watch their 32-bit counters wrap");
   cli.flag("--grid-sweep", &o->grid_sweep,
            "also time v4 and v7 with k x SMs blocks, k = 1..32 (exercise 4)");
-}
-
-template <typename Counter>
-Histogram to_histogram(const std::vector<Counter>& counts) {
-  Histogram h{};
-  for (int b = 0; b < kBins; ++b)
-    h[b] = counts[b];
-  return h;
 }
 
 // "" when equal; otherwise the first wrong bin and how many are wrong.
@@ -85,37 +84,11 @@ Histogram run_cpu(course::Lesson& lesson, const std::vector<std::uint8_t>& input
   return expected;
 }
 
-// Exercise 4: time against grid size, k x SMs blocks for k = 1..32.
-void print_grid_sweep(course::DeviceBuffer<std::uint8_t>& d_input, std::size_t n,
-                      course::DeviceBuffer<unsigned long long>& d_bins, const Histogram& expected,
-                      int reps) {
-  const int sms = course::sm_count();
-  std::printf("\ngrid sweep: median ms (GB/s) with k x %d blocks\n", sms);
-  std::printf("%4s %7s  %-22s %-22s\n", "k", "blocks", "v4 (256 threads)", "v7 (1024 threads)");
-  bool all_ok = true;
-  for (int k = 1; k <= 32; ++k) {
-    const lesson01::Launch launch{nullptr, k * sms};
-    std::string cells;
-    const lesson01::Run<unsigned long long> runs[] = {lesson01::histogram_occupancy_grid,
-                                                      lesson01::histogram_pipelined};
-    for (auto run : runs) {
-      const course::Timing t =
-          course::time_gpu([&] { d_bins.fill_bytes(0xFF); },
-                           [&] { run(d_input.data(), n, d_bins.data(), launch); }, reps);
-      all_ok = all_ok && to_histogram(d_bins.download()) == expected;
-      cells += course::format(" %8.4f (%7.1f)     ", t.median_ms,
-                              static_cast<double>(n) / (t.median_ms * 1e6));
-    }
-    std::printf("%4d %7d %s\n", k, k * sms, cells.c_str());
-  }
-  std::printf("every sweep result %s\n", all_ok ? "checked ok" : "FAILED its check");
-}
-
 // Copy in, count with v7, copy out: the seed's timing included the copy over PCIe, and this shows
 // how much of such a figure is the kernel.
 void whole_trip_v7(course::Lesson& lesson, const std::vector<std::uint8_t>& input,
                    course::DeviceBuffer<std::uint8_t>& d_input,
-                   course::DeviceBuffer<unsigned long long>& d_wide) {
+                   lesson01::Counters<unsigned long long>& d_wide) {
   std::vector<unsigned long long> back(kBins);
   lesson.whole_trip(
       "v7", static_cast<double>(input.size()), [&] { d_input.upload(input); },
@@ -128,6 +101,8 @@ void whole_trip_v7(course::Lesson& lesson, const std::vector<std::uint8_t>& inpu
 
 int run(course::Lesson& lesson, const Options& o) {
   const std::size_t n = lesson.n();
+  if (o.bins_offset % 8 != 0)
+    course::usage_error(lesson.cli(), "--bins-offset must be a multiple of 8");
   const std::string dist = lesson01::dists().name(o.dist);
   lesson.begin(course::format("histogram of %zu bytes, %s", n, dist.c_str()), n);
   const std::vector<std::uint8_t> input = lesson01::make_input(n, o.dist, lesson.options().seed);
@@ -138,8 +113,8 @@ int run(course::Lesson& lesson, const Options& o) {
 
   const course::DeviceReport& report = lesson.gpu();
   course::DeviceBuffer<std::uint8_t> d_input(input);
-  course::DeviceBuffer<unsigned int> d_narrow(kBins);
-  course::DeviceBuffer<unsigned long long> d_wide(kBins);
+  lesson01::Counters<unsigned int> d_narrow(o.bins_offset);
+  lesson01::Counters<unsigned long long> d_wide(o.bins_offset);
   lesson.poison([&] {
     d_narrow.fill_bytes(0xFF);
     d_wide.fill_bytes(0xFF);
@@ -181,7 +156,7 @@ int run(course::Lesson& lesson, const Options& o) {
 
   whole_trip_v7(lesson, input, d_input, d_wide);
   lesson.write_csv(dist, {{"cpu_loop_ms", course::format("%.6f", loop_ms)}});
-  if (o.grid_sweep) print_grid_sweep(d_input, n, d_wide, expected, lesson.reps());
+  if (o.grid_sweep) lesson01::print_grid_sweep(d_input, n, d_wide, expected, lesson.reps());
   return lesson.finish();
 }
 

@@ -88,6 +88,15 @@ inline std::vector<std::uint8_t> make_input(std::size_t n, Dist dist, std::uint6
 // The seed's CPU program: one loop, one increment per byte. When consecutive bytes are equal,
 // each increment must wait for the one before it (load, add, store, then load the same counter
 // again), so all-equal bytes are several times slower than random ones.
+// The counts a GPU version left in its kernel's counters (32 or 64 bits), as a Histogram.
+template <typename Counter>
+Histogram to_histogram(const std::vector<Counter>& counts) {
+  Histogram h{};
+  for (int b = 0; b < kBins; ++b)
+    h[b] = counts[b];
+  return h;
+}
+
 inline Histogram histogram_cpu_loop(const std::uint8_t* data, std::size_t n) {
   Histogram bins{};
   for (std::size_t i = 0; i < n; ++i)

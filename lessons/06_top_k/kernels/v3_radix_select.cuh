@@ -142,6 +142,9 @@ constexpr unsigned kStagedCandidates = 1024;
 template <unsigned kCapacity>
 __device__ void stage_append(bool take, Key key, std::size_t index, Stage<kCapacity>* stage,
                              Key* keys, std::size_t* indices, unsigned long long* count) {
+  // keep() calls this for the winners and for the candidates, and a warp seldom has both: skip
+  // the reservations when no lane takes.
+  if (!__any_sync(course::kFullWarp, take)) return;
   const unsigned at = warp_reserve(take, &stage->count);
   const bool staged = take && at < kCapacity;
   if (staged) {
