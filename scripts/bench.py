@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs every lesson's benchmarks on this machine's GPU (the runs each lessons/*/bench.json lists),
+"""Runs every lesson's benchmarks on this machine's GPU (the runs each lessons/*/lesson.json lists),
 then regenerates everything measured: the CSVs and logs under docs/results/<gpu>/, every
 generated table and figure in the Markdown files (scripts/results.py), and every lesson's charts
 (scripts/plot.py).
@@ -39,7 +39,7 @@ RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
 
 
 def lesson_plans():
-    """Each lesson's runs and charts, from its folder's bench.json:
+    """Each lesson's runs and charts, from its folder's lesson.json:
         {"name": "top-k",
          "runs": [{"log": "lesson06_k10", "program": "lesson06", "args": "--k 10 --csv ...",
                    "status": 1, "why": "..."}],   # status (default 0): the exit the run must give
@@ -47,7 +47,7 @@ def lesson_plans():
     A run that writes a CSV says so with --csv; its log is the program's output. A chart whose
     csvs start with "--curve" draws a time-against-size chart from a sweep's CSV (plot.py)."""
     plans = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "bench.json"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "lesson.json"))):
         number = os.path.basename(os.path.dirname(path))[:2]
         with open(path) as f:
             plans[number] = json.load(f)

@@ -20,7 +20,12 @@ Markers (each generated block sits between a marker and its closing tag):
   <!-- /table -->                                    and the best version over the library
   <!-- table glance: a.csv b.csv+c.csv ... -->       one row per lesson: v0, the best version,
   <!-- /table -->                                    every library (c.csv: another program's
-                                                     library rows, same k and type), speedups
+                                                     library rows, same k and type), speedups;
+                                                     "lessons": each lesson.json's "glance"
+  <!-- table lessons: readme -->                     the lessons, from their lesson.json files:
+  <!-- /table -->                                    (readme) what each teaches and its source,
+                                                     (instructors) its concepts and what it
+                                                     builds on
   <!-- log: docs/results/x/run.txt -->               a program's output, verbatim
   <!-- /log -->
   <!-- log: docs/results/x/run.txt /regex/ -->       only the lines that match the regex
@@ -170,23 +175,52 @@ def summary_table(paths):
     return "\n".join(out) + "\n"
 
 
-def lesson_names():
-    """Each lesson's short name, from the "name" of its folder's bench.json."""
-    names = {}
-    for path in glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "bench.json")):
+def lessons():
+    """Each lesson's lesson.json, with its folder ("dir"), in order: the course's one list of
+    lessons is its folders."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "lesson.json"))):
         with open(path) as f:
-            names[os.path.basename(os.path.dirname(path))[:2]] = json.load(f).get("name", "")
-    return names
+            meta = json.load(f)
+        meta["dir"] = os.path.dirname(path)
+        meta["number"] = os.path.basename(meta["dir"])[:2]
+        found.append(meta)
+    return found
 
 
-LESSON_NAMES = lesson_names()
+LESSONS = lessons()
+LESSON_NAMES = {meta["number"]: meta.get("name", "") for meta in LESSONS}
+current_file = ROOT  # the Markdown file being regenerated, for relative links
+
+
+def lessons_table(audience):
+    """The table of lessons, from each lesson's lesson.json: for the README ("readme": what it
+    teaches, its source) or for instructors ("instructors": its concepts, what it builds on)."""
+    columns = {"readme": ("what it teaches", "teaches", "source", "source"),
+               "instructors": ("concepts", "concepts", "builds on", "builds_on")}
+    if audience not in columns:
+        raise ValueError(f"table lessons: readme or instructors, not '{audience}'")
+    head3, key3, head4, key4 = columns[audience]
+    out = [f"| # | lesson | {head3} | {head4} |", "| --- | --- | --- | --- |"]
+    here = os.path.dirname(os.path.abspath(current_file))
+    for meta in LESSONS:
+        for key in ("name", key3, key4):
+            if not meta.get(key):
+                raise ValueError(f"{os.path.relpath(meta['dir'], ROOT)}/lesson.json has no "
+                                 f"\"{key}\" (docs/authoring.md)")
+        link = os.path.relpath(os.path.join(meta["dir"], "README.md"), here).replace(os.sep, "/")
+        out.append(f"| {meta['number']} | [{meta['name']}]({link}) | {meta[key3]} | "
+                   f"{meta[key4]} |")
+    return "\n".join(out) + "\n"
 
 
 def glance_table(paths):
     """Per lesson (one CSV each, or several joined by '+': the lesson's run, then library runs of
     other programs, whose rows for the same k and type join it): the seed's version (v0), the
     course's best version and every library, with the best one's speedups over v0 and over the
-    fastest library."""
+    fastest library. "lessons" takes each lesson's "glance" from its lesson.json."""
+    if paths == ["lessons"]:
+        paths = [meta["glance"] for meta in LESSONS if meta.get("glance")]
     out = ["| lesson | input | the seed's v0 | the course's best | the libraries | best vs v0 | "
            "best vs fastest library |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
@@ -291,6 +325,8 @@ def regenerate(text):
             body = summary_table(spec.split())
         elif kind == "table glance":
             body = glance_table(spec.split())
+        elif kind == "table lessons":
+            body = lessons_table(spec.strip())
         elif kind == "log":
             body = log_block(spec.strip())
         else:
@@ -382,11 +418,17 @@ def selftest():
         ok = ok and not any(unmarked_figures(regenerate(t)) for t in clean)
         ok = ok and ">12.0<" in regenerate(clean[1])
         ok = ok and unmarked_figures("<!--s-->151 ms<!--/s-->")  # not a source's figure
+        # The table of lessons is the lesson folders': a row edited by hand is caught.
+        lessons_text = regenerate("<!-- table lessons: readme -->\n<!-- /table -->\n")
+        renamed = lessons_text.replace(f"[{LESSONS[0]['name']}]", "[renamed]")
+        ok = ok and len(lessons_text.splitlines()) == len(LESSONS) + 4 and renamed != lessons_text
+        ok = ok and regenerate(renamed) != renamed
     print("results.py selftest:", "ok" if ok else "FAILED")
     return 0 if ok else 1
 
 
 def main(argv):
+    global current_file
     if len(argv) == 2 and argv[1] == "selftest":
         return selftest()
     if len(argv) < 3 or argv[1] not in ("update", "check"):
@@ -396,6 +438,7 @@ def main(argv):
     for path in argv[2:]:
         with open(path) as f:
             text = f.read()
+        current_file = path
         try:
             new = regenerate(text)
         except (OSError, ValueError, KeyError) as e:

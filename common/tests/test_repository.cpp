@@ -48,7 +48,7 @@ std::vector<std::string> headings(const std::string& markdown) {
 std::vector<std::string> contract_problems(const fs::path& root) {
   const std::vector<std::string> lesson_files = {"README.md",    "main.cu",        "cpu.cpp",
                                                  "kernels.cuh",  "reference.hpp",  "test.cu",
-                                                 "exercises.md", "CMakeLists.txt", "bench.json"};
+                                                 "exercises.md", "CMakeLists.txt", "lesson.json"};
   // The write-up's sections, each found by a phrase of its heading (docs/authoring.md, "The
   // write-up").
   const std::vector<std::vector<std::string>> sections = {{"what you will learn"},
@@ -221,7 +221,7 @@ TEST_CASE("the contract check catches a half-built lesson", "[repository]") {
 
   // Completing the lesson clears every problem.
   for (const char* f : {"cpu.cpp", "kernels.cuh", "reference.hpp", "test.cu", "exercises.md",
-                        "CMakeLists.txt", "bench.json"}) {
+                        "CMakeLists.txt", "lesson.json"}) {
     write_file(root / "lessons/99_fake" / f, "x\n");
   }
   write_file(root / "lessons/99_fake/main.cu", "// nvcc -O3 main.cu\n");
