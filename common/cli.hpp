@@ -11,6 +11,7 @@
 // 33*2^20, 2^32+7.
 #pragma once
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -216,6 +217,13 @@ class CommandLine {
 
   const std::string& program() const { return program_; }
 
+  // For a program that never uses a GPU (the lessons' _cpu programs): its help does not promise
+  // exit status 77.
+  CommandLine& cpu_only() {
+    uses_gpu_ = false;
+    return *this;
+  }
+
   // A whole number in [min, max], written in any form parse_count accepts.
   template <typename Int>
   CommandLine& number(const std::string& name, Int* target, const std::string& help,
@@ -367,7 +375,8 @@ class CommandLine {
     }
     out +=
         "\nCounts may be written 1000, 1e7, 100Mi (x2^20), 4G (x10^9), 2^28, 33*2^20 or 2^32+7.\n"
-        "Exit status: 0 all checks passed, 1 a check failed, 2 bad arguments, 77 no CUDA GPU.\n";
+        "Exit status: 0 all checks passed, 1 a check failed, 2 bad arguments";
+    out += uses_gpu_ ? ", 77 no CUDA GPU.\n" : ".\n";
     return out;
   }
 
@@ -396,6 +405,7 @@ class CommandLine {
   std::string program_;
   std::string summary_;
   std::vector<Option> options_;
+  bool uses_gpu_ = true;
 };
 
 // The --only flag of a lesson program: the versions to run, by name, comma-separated ("v0,v3,CUB");
@@ -458,6 +468,31 @@ inline void require_writable(const CommandLine& cli, const std::string& flag,
   const bool writable = static_cast<bool>(std::ofstream(path, std::ios::app));
   if (!writable) usage_error(cli, flag + ": cannot write " + path);
   if (!existed) std::remove(path.c_str());
+}
+
+// The machine's physical memory in bytes (0 when unknown). COURSE_HOST_MEMORY, a count such as
+// 1Gi, stands in for it, so that a test can see a program refuse a size without that much memory.
+inline double host_memory_bytes() {
+  if (const char* given = std::getenv("COURSE_HOST_MEMORY")) {
+    return static_cast<double>(parse_count(given));
+  }
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page_size > 0 ? static_cast<double>(pages) * static_cast<double>(page_size)
+                                    : 0.0;
+}
+
+// Before any work: exits 2 with one line when a run that holds `bytes` of host memory at once
+// (its estimate: inputs, copies, the library's and the standard containers' own memory) would
+// pass 80% of the machine's. `what` names the cause, such as "--n 1000000000".
+inline void require_host_memory(const std::string& program, const std::string& what, double bytes) {
+  const double physical = host_memory_bytes();
+  if (physical > 0 && bytes > 0.8 * physical) {
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    std::fprintf(stderr, "%s: error: %s needs %.2f GiB of host memory; %.2f GiB is available\n",
+                 program.c_str(), what.c_str(), bytes / gib, physical / gib);
+    std::exit(kExitBadArguments);
+  }
 }
 
 // The command as typed, with the program's short name first: "lesson01 --n 1Gi --dist same". The

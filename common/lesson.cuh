@@ -20,8 +20,6 @@
 //   });
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -147,12 +145,8 @@ class Lesson {
                    program_.c_str(), options_.n, needed / gib, where, available / gib);
       std::exit(kExitBadArguments);
     };
-    const long pages = sysconf(_SC_PHYS_PAGES);
-    const long page_size = sysconf(_SC_PAGE_SIZE);
-    const double physical = static_cast<double>(pages) * static_cast<double>(page_size);
-    if (pages > 0 && page_size > 0 && static_cast<double>(bytes) > 0.8 * physical) {
-      too_large("host", static_cast<double>(bytes), physical);
-    }
+    require_host_memory(program_, course::format("--n %zu", options_.n),
+                        static_cast<double>(bytes));
     if (probe_gpu()) {
       std::size_t free_bytes = 0;
       std::size_t total_bytes = 0;

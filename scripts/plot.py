@@ -15,10 +15,16 @@ Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
 import csv
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+except ImportError:
+    if __name__ == "__main__":
+        sys.exit("plot.py: error: matplotlib is not installed "
+                 "(Debian/Ubuntu: sudo apt install python3-matplotlib)")
+    raise
 
 from results import label  # noqa: E402  (the runs named as in the generated tables)
 

@@ -431,8 +431,12 @@ def main(argv):
     global current_file
     if len(argv) == 2 and argv[1] == "selftest":
         return selftest()
+    if len(argv) == 2 and argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
     if len(argv) < 3 or argv[1] not in ("update", "check"):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        print("(--help for the markers and what check checks)", file=sys.stderr)
         return 2
     stale = []
     for path in argv[2:]:

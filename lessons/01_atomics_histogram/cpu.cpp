@@ -23,12 +23,15 @@ int run(int argc, char** argv) {
   all_dists.insert(all_dists.begin(), "all");
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson01_cpu", "Histogram of n bytes on the CPU, three ways.");
+  cli.cpu_only();
   cli.number("--n", &n, "bytes to count", std::size_t{1})
       .number("--seed", &seed, "seed of the random input")
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
       .choice("--dist", &dist, all_dists, "input bytes: all, or one of the lesson's")
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);
+  // One input at a time, n bytes; the sub-histograms are small.
+  course::require_host_memory(cli.program(), course::format("--n %zu", n), static_cast<double>(n));
 
   const std::vector<lesson01::Dist> dists =
       dist == "all" ? lesson01::dists().all()

@@ -45,11 +45,15 @@ int run(int argc, char** argv) {
   int reps = 5;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson02_cpu", "The sum of n floats and of n ints on the CPU.");
+  cli.cpu_only();
   cli.number("--n", &n, "elements to sum", std::size_t{1})
       .number("--seed", &seed, "seed of the random input")
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);
+  // One input at a time: n floats, then n ints.
+  course::require_host_memory(cli.program(), course::format("--n %zu", n),
+                              4.0 * static_cast<double>(n));
   std::printf(
       "lesson02_cpu: sum of %zu elements (floats uniform in [-1, 1), ints in [-8, 8]), "
       "seed %llu, median of %d runs\n\n",

@@ -21,12 +21,16 @@ int run(int argc, char** argv) {
   int reps = 5;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson03_cpu", "The dot product of two float arrays on the CPU.");
+  cli.cpu_only();
   cli.number("--n", &n, "elements of each array", std::size_t{1})
       .number("--seed", &seed, "seed of the random input")
       .choice("--dist", &dist, lesson03::dists())
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);
+  // Two arrays of n floats.
+  course::require_host_memory(cli.program(), course::format("--n %zu", n),
+                              8.0 * static_cast<double>(n));
   const lesson03::Inputs in = lesson03::make_inputs(n, dist, seed);
   std::printf("lesson03_cpu: dot product of two arrays of %zu floats, %s, median of %d runs\n\n", n,
               lesson03::dists().name(dist).c_str(), reps);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "format.hpp"
 #include "reference.hpp"
 #include "timing.hpp"
 
@@ -19,12 +20,18 @@ int run(int argc, char** argv) {
   int reps = 3;
   course::CommandLine cli("lesson04_cpu",
                           "The book's chained hash table and std::unordered_map, on the CPU.");
+  cli.cpu_only();
   cli.number("--n", &n, "keys to insert", std::size_t{1}, lesson04::kMaxKeys)
       .number("--seed", &seed, "seed of the random input")
       .choice("--dist", &dist, lesson04::dists())
       .number("--buckets", &buckets, "buckets of the book's table", 1u, 0xFFFFFFFFu)
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 1000);
   course::parse_or_exit(cli, argc, argv);
+  // The keys (4 bytes each), the book's pool of entries (16 each) and its heads (8 per bucket),
+  // and std::unordered_map: a node per key (16 bytes, 32 with the allocator's own) and a bucket
+  // pointer per key (8).
+  course::require_host_memory(cli.program(), course::format("--n %zu", n),
+                              60.0 * static_cast<double>(n) + 8.0 * static_cast<double>(buckets));
 
   const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, seed);
   const double per_ms = static_cast<double>(n) / 1e3;

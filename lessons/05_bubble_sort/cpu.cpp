@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "format.hpp"
 #include "reference.hpp"
 #include "timing.hpp"
 
@@ -22,11 +23,15 @@ int run(int argc, char** argv) {
   int reps = 5;
   course::CommandLine cli("lesson05_cpu",
                           "The seed's host odd-even sort beside std::sort, on the CPU.");
+  cli.cpu_only();
   cli.number("--n", &n, "floats to sort", std::size_t{1})
       .number("--seed", &seed, "seed of the random input")
       .choice("--dist", &dist, lesson05::dists())
       .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000);
   course::parse_or_exit(cli, argc, argv);
+  // The input, the reference's sorted copy, and one more copy for each other sort.
+  course::require_host_memory(cli.program(), course::format("--n %zu", n),
+                              12.0 * static_cast<double>(n));
   const std::vector<float> in = lesson05::make_input(n, dist, seed);
   std::printf("lesson05_cpu: sorting %zu floats, %s, median of %d runs\n\n", n,
               lesson05::dists().name(dist).c_str(), reps);

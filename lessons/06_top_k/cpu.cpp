@@ -4,9 +4,11 @@
 //   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson06_cpu
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cli.hpp"
+#include "format.hpp"
 #include "reference.hpp"
 #include "timing.hpp"
 
@@ -25,8 +27,13 @@ struct Options {
 template <typename T>
 void print_values(const char* what, const std::vector<T>& values) {
   std::printf("%-34s", what);
-  for (std::size_t j = 0; j < values.size() && j < 10; ++j)
-    std::printf(" %.9g", static_cast<double>(values[j]));
+  for (std::size_t j = 0; j < values.size() && j < 10; ++j) {
+    if (std::is_integral<T>::value) {
+      std::printf(" %lld", static_cast<long long>(values[j]));
+    } else {
+      std::printf(" %.9g", static_cast<double>(values[j]));
+    }
+  }
   std::printf("%s\n", values.size() > 10 ? " ..." : "");
 }
 
@@ -83,7 +90,12 @@ int main(int argc, char** argv) {
         .flag("--seed-init", &o.seed_init,
               "start the list as the seed's CPU version does, at {0}: every slot 0 (exit status 0 "
               "even when that is wrong)");
+    cli.cpu_only();
     course::parse_or_exit(cli, argc, argv);
+    // The input (4 bytes a value) and one copy of its keys at a time (4 bytes a value), which
+    // nth_element, partial_sort and the distinct reference each work on.
+    course::require_host_memory(cli.program(), course::format("--n %zu", o.n),
+                                8.0 * static_cast<double>(o.n));
     if (o.k > o.n) course::usage_error(cli, "--k must not be larger than --n");
     return o.type == "float" ? run<float>(o) : run<std::int32_t>(o);
   });

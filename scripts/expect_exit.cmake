@@ -1,0 +1,15 @@
+# Runs one program and passes when it exits with STATUS: the tests that a program refuses bad
+# input before any work (docs/authoring.md).
+#   cmake -D PROGRAM=<path> -D "ARGS=--n;2^30" -D STATUS=2 [-D HOST_MEMORY=1Gi] -P expect_exit.cmake
+# HOST_MEMORY sets COURSE_HOST_MEMORY, the machine's memory as the programs' memory check sees it.
+if(DEFINED HOST_MEMORY)
+  set(ENV{COURSE_HOST_MEMORY} "${HOST_MEMORY}")
+endif()
+execute_process(COMMAND "${PROGRAM}" ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out
+                ERROR_VARIABLE err)
+get_filename_component(name "${PROGRAM}" NAME)
+string(REPLACE ";" " " shown "${ARGS}")
+if(NOT status STREQUAL "${STATUS}")
+  message(FATAL_ERROR "${name} ${shown}: exit ${status}, expected ${STATUS}\n${err}")
+endif()
+message("${name} ${shown}: exit ${status}, as expected: ${err}")
