@@ -482,17 +482,22 @@ inline double host_memory_bytes() {
                                     : 0.0;
 }
 
-// Before any work: exits 2 with one line when a run that holds `bytes` of host memory at once
-// (its estimate: inputs, copies, the library's and the standard containers' own memory) would
-// pass 80% of the machine's. `what` names the cause, such as "--n 1000000000".
+// Exits 2 with one line: `what` (the cause, such as "--n 1000000000") needs `needed` bytes of
+// `where` ("host", "GPU") memory, and only `available` are there.
+[[noreturn]] inline void refuse_memory(const std::string& program, const std::string& what,
+                                       const char* where, double needed, double available) {
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  std::fprintf(stderr, "%s: error: %s needs %.2f GiB of %s memory; %.2f GiB is available\n",
+               program.c_str(), what.c_str(), needed / gib, where, available / gib);
+  std::exit(kExitBadArguments);
+}
+
+// Before any work: refuses (refuse_memory) a run that holds `bytes` of host memory at once (its
+// estimate: inputs, copies, the library's and the standard containers' own memory) when that
+// would pass 80% of the machine's.
 inline void require_host_memory(const std::string& program, const std::string& what, double bytes) {
   const double physical = host_memory_bytes();
-  if (physical > 0 && bytes > 0.8 * physical) {
-    const double gib = 1024.0 * 1024.0 * 1024.0;
-    std::fprintf(stderr, "%s: error: %s needs %.2f GiB of host memory; %.2f GiB is available\n",
-                 program.c_str(), what.c_str(), bytes / gib, physical / gib);
-    std::exit(kExitBadArguments);
-  }
+  if (physical > 0 && bytes > 0.8 * physical) refuse_memory(program, what, "host", bytes, physical);
 }
 
 // The command as typed, with the program's short name first: "lesson01 --n 1Gi --dist same". The

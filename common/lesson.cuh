@@ -138,22 +138,16 @@ class Lesson {
   void begin(const std::string& what, std::size_t bytes) {
     std::printf("%s: %s, seed %llu\n\n", program_.c_str(), what.c_str(),
                 static_cast<unsigned long long>(options_.seed));
-    const double gib = 1024.0 * 1024.0 * 1024.0;
-    auto too_large = [&](const char* where, double needed, double available) {
-      std::fprintf(stderr,
-                   "%s: error: --n %zu needs %.2f GiB of %s memory; %.2f GiB is available\n",
-                   program_.c_str(), options_.n, needed / gib, where, available / gib);
-      std::exit(kExitBadArguments);
-    };
-    require_host_memory(program_, course::format("--n %zu", options_.n),
-                        static_cast<double>(bytes));
+    const std::string cause = course::format("--n %zu", options_.n);
+    require_host_memory(program_, cause, static_cast<double>(bytes));
     if (probe_gpu()) {
       std::size_t free_bytes = 0;
       std::size_t total_bytes = 0;
       CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
       const std::size_t device_bytes = bytes + 2 * l2_bytes() + (std::size_t{64} << 20);
       if (device_bytes > free_bytes) {
-        too_large("GPU", static_cast<double>(device_bytes), static_cast<double>(free_bytes));
+        refuse_memory(program_, cause, "GPU", static_cast<double>(device_bytes),
+                      static_cast<double>(free_bytes));
       }
     }
   }

@@ -26,12 +26,13 @@ Exit status: 0 when every job ran and passed its checks, 1 otherwise, 2 for bad 
 
 import argparse
 import glob
-import json
 import os
 import re
 import subprocess
 import sys
 import time
+
+import results  # noqa: E402  (each lesson's lesson.json, read in one place)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
@@ -46,12 +47,7 @@ def lesson_plans():
          "charts": [{"file": "lesson06.png", "title": "...", "csvs": ["lesson06_k10.csv"]}]}
     A run that writes a CSV says so with --csv; its log is the program's output. A chart whose
     csvs start with "--curve" draws a time-against-size chart from a sweep's CSV (plot.py)."""
-    plans = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "lesson.json"))):
-        number = os.path.basename(os.path.dirname(path))[:2]
-        with open(path) as f:
-            plans[number] = json.load(f)
-    return plans
+    return {meta["number"]: meta for meta in results.lessons()}
 
 
 PLANS = lesson_plans()
