@@ -1,5 +1,6 @@
 // course::format: printf-style formatting into a std::string, for skip reasons, table rows and
-// error messages. Its own header, so that a kernel file can name a limit without the table.
+// error messages, and course::size_text for counts. Its own header, so that a kernel file can name
+// a limit without the table.
 #pragma once
 
 #include <cstdio>
@@ -17,6 +18,18 @@ std::string format(const char* fmt, Args... args) {
   std::snprintf(out.data(), out.size(), fmt, args...);
   out.pop_back();
   return out;
+}
+
+// A count as people write it: 2^25 for powers of two, 100Mi for multiples of 2^20, else digits.
+inline std::string size_text(std::size_t n) {
+  if (n != 0 && (n & (n - 1)) == 0) {
+    int k = 0;
+    while ((std::size_t{1} << k) != n)
+      ++k;
+    return "2^" + std::to_string(k);
+  }
+  if (n % (std::size_t{1} << 20) == 0) return std::to_string(n >> 20) + "Mi";
+  return std::to_string(n);
 }
 
 }  // namespace course

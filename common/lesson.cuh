@@ -38,6 +38,7 @@
 #include "inputs.hpp"
 #include "launch.hpp"
 #include "nvtx.hpp"
+#include "progress.hpp"
 #include "table.hpp"
 #include "timing.hpp"
 
@@ -133,13 +134,14 @@ class Lesson {
   }
 
   // Prints "lessonNN: <what>, seed S" and, before any work, exits 2 with one line when the run's
-  // `bytes` exceed what the host can hold, or what the GPU has free (less the L2 flush and 64 MiB
-  // for outputs and workspaces). Without a GPU only the host is checked: the CPU part runs.
-  void begin(const std::string& what, std::size_t bytes) {
+  // `bytes` exceed what the GPU has free (less the L2 flush and 64 MiB for outputs and
+  // workspaces), or its `host_bytes` (0: the same as `bytes`) what the host can hold. Without a GPU
+  // only the host is checked: the CPU part runs.
+  void begin(const std::string& what, std::size_t bytes, std::size_t host_bytes = 0) {
     std::printf("%s: %s, seed %llu\n\n", program_.c_str(), what.c_str(),
                 static_cast<unsigned long long>(options_.seed));
     const std::string cause = course::format("--n %zu", options_.n);
-    require_host_memory(program_, cause, static_cast<double>(bytes));
+    require_host_memory(program_, cause, static_cast<double>(host_bytes > 0 ? host_bytes : bytes));
     if (probe_gpu()) {
       std::size_t free_bytes = 0;
       std::size_t total_bytes = 0;
@@ -202,18 +204,23 @@ class Lesson {
   const ResultTable& run_versions(const std::string& title, double bytes,
                                   const std::vector<Version>& versions) {
     table_ = ResultTable(title, report_.copy_gbps, cpu_ms_, cpu_name_);
-    for (const Version& v : versions) {
-      const double row_bytes = v.bytes > 0 ? v.bytes : bytes;
-      const std::string why = chosen(v.name) ? v.limit : "not in --only";
-      if (!why.empty()) {
-        table_.add_skipped(v.name, v.idea, row_bytes, why);
-        continue;
+    {
+      Progress progress("timing the GPU versions");
+      for (std::size_t i = 0; i < versions.size(); ++i) {
+        const Version& v = versions[i];
+        const double row_bytes = v.bytes > 0 ? v.bytes : bytes;
+        const std::string why = chosen(v.name) ? v.limit : "not in --only";
+        if (!why.empty()) {
+          table_.add_skipped(v.name, v.idea, row_bytes, why);
+          continue;
+        }
+        progress.now(course::format("%s (%zu of %zu)", v.name.c_str(), i + 1, versions.size()));
+        const Outcome r = time(v);
+        const bool expected = !r.mismatch.empty() && v.may_fail;
+        if (!r.mismatch.empty() && !v.may_fail) failed_ = true;
+        table_.add_checked(v.name, v.idea, r.time, row_bytes,
+                           expected ? "as expected: " + r.mismatch : r.mismatch, v.note);
       }
-      const Outcome r = time(v);
-      const bool expected = !r.mismatch.empty() && v.may_fail;
-      if (!r.mismatch.empty() && !v.may_fail) failed_ = true;
-      table_.add_checked(v.name, v.idea, r.time, row_bytes,
-                         expected ? "as expected: " + r.mismatch : r.mismatch, v.note);
     }
     std::printf("%s\n", table_.text().c_str());
     const std::string best = best_version_line(table_, cpu_ms_, "the CPU");

@@ -26,18 +26,6 @@
 
 namespace course {
 
-// A count as people write it: 2^25 for powers of two, 100Mi for multiples of 2^20, else digits.
-inline std::string size_text(std::size_t n) {
-  if (n != 0 && (n & (n - 1)) == 0) {
-    int k = 0;
-    while ((std::size_t{1} << k) != n)
-      ++k;
-    return "2^" + std::to_string(k);
-  }
-  if (n % (std::size_t{1} << 20) == 0) return std::to_string(n >> 20) + "Mi";
-  return std::to_string(n);
-}
-
 enum class Check { ok, fail, skipped };
 
 inline const char* check_name(Check c) {

@@ -6,7 +6,10 @@
 #include <chrono>
 #include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <vector>
+
+#include "progress.hpp"
 
 namespace course {
 
@@ -48,17 +51,21 @@ inline bool budget_spent(const std::vector<double>& samples, double budget_ms) {
 
 // Times a host function with std::chrono::steady_clock: `warmups` untimed calls, then `reps`
 // timed ones (fewer when they exceed budget_ms, see budget_spent). `prepare` runs before each
-// call, untimed.
+// call, untimed. On a terminal, a run that takes more than two seconds shows which run it is on
+// (progress.hpp).
 template <typename Prepare, typename Run>
 Timing time_cpu(Prepare&& prepare, Run&& run, int reps, int warmups = 1, double budget_ms = 0.0) {
   if (reps < 1) throw std::invalid_argument("time_cpu needs reps >= 1");
+  Progress progress("timing on the CPU");
   for (int i = 0; i < warmups; ++i) {
+    progress.now("warm-up");
     prepare();
     run();
   }
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(reps));
   for (int i = 0; i < reps; ++i) {
+    progress.now("run " + std::to_string(i + 1) + " of " + std::to_string(reps));
     prepare();
     const auto start = std::chrono::steady_clock::now();
     run();

@@ -33,6 +33,7 @@ import sys
 import time
 
 import results  # noqa: E402  (each lesson's lesson.json, read in one place)
+from progress import Progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
@@ -85,7 +86,7 @@ def run_job(bin_dir, out_dir, job):
     path = program if program == "python3" else os.path.join(bin_dir, program)
     log = os.path.join(out_dir, stem + ".txt")
     started = time.time()
-    with open(log + ".part", "w") as f:
+    with open(log + ".part", "w") as f, Progress(f"{lesson} {stem}"):
         status = subprocess.run([path] + args, cwd=out_dir, stdout=f, stderr=subprocess.STDOUT).returncode
     print(f"  {lesson} {stem:<26} exit {status:>3}  {time.time() - started:7.1f} s  "
           f"({program} {' '.join(args)})", flush=True)

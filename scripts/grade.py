@@ -44,6 +44,8 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+from progress import Progress
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POINTS = 10
 EXERCISE = re.compile(r"course_add_exercise\(\s*(\d\d)_\w+\s+(\d+)\s+(\w+)")
@@ -52,19 +54,6 @@ TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"')
 
 def say(text="", end="\n"):
     print(text, end=end, flush=True)
-
-
-def progress(text):
-    """A line that the next one overwrites, on a terminal only."""
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K" + text)
-        sys.stderr.flush()
-
-
-def end_progress():
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\033[K")
-        sys.stderr.flush()
 
 
 def run(command, **kwargs):
@@ -126,17 +115,18 @@ def configure(build_dir, exercises_dir):
 def build(build_dir, targets, what):
     """Builds the targets, going on past failures; returns the build's output. Shows ninja's
     progress on a terminal."""
+    say(f"{what}: building {len(targets)} answers and their tests (minutes, the first time)")
     command = ["cmake", "--build", build_dir, "--target", *targets, "--", "-k", "0"]
     process = subprocess.Popen(command, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     lines = []
     step = re.compile(r"^\[(\d+)/(\d+)\]")
-    for line in process.stdout:
-        lines.append(line)
-        m = step.match(line)
-        if m:
-            progress(f"{what}: building, step {m.group(1)} of {m.group(2)}")
-    process.wait()
-    end_progress()
+    with Progress(f"{what}: building") as progress:
+        for line in process.stdout:
+            lines.append(line)
+            m = step.match(line)
+            if m:
+                progress.now(f"step {m.group(1)} of {m.group(2)}")
+        process.wait()
     return "".join(lines)
 
 

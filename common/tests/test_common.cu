@@ -1,10 +1,15 @@
 // Tests of common/: the parser, the table and its CSV, the inputs, the timers, the checked-call
 // macro, and (with a GPU) the device-memory owners and the guard zones the lesson tests rely on.
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cli.hpp"
@@ -37,6 +42,35 @@ ProcessResult run_process(const std::string& command) {
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
+}
+
+// Runs `work` with standard error sent to the file descriptor `fd`, then puts it back.
+template <typename Work>
+void with_stderr_on(int fd, Work&& work) {
+  std::fflush(stderr);
+  const int saved = dup(2);
+  REQUIRE(saved >= 0);
+  REQUIRE(dup2(fd, 2) == 2);
+  work();
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+}
+
+// What can be read from `fd` now, without waiting.
+std::string read_available(int fd) {
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  std::string text;
+  char buffer[4096];
+  ssize_t got = 0;
+  while ((got = read(fd, buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(got));
+  return text;
+}
+
+// Two CPU runs of 1.3 s each: long enough for time_cpu's progress line to appear.
+void two_slow_cpu_runs() {
+  course::time_cpu([] { std::this_thread::sleep_for(std::chrono::milliseconds(1300)); }, 2, 0);
 }
 
 }  // namespace
@@ -207,6 +241,36 @@ TEST_CASE("time_cpu warms up, prepares before every run and summarises the runs"
   CHECK(t.min_ms <= t.median_ms);
   CHECK(t.median_ms <= t.max_ms);
   REQUIRE_THROWS(course::time_cpu([] {}, 0));
+}
+
+TEST_CASE("long CPU timing shows progress on a terminal, and wipes it when done", "[timing]") {
+  const int terminal = posix_openpt(O_RDWR | O_NOCTTY);
+  REQUIRE(terminal >= 0);
+  REQUIRE(grantpt(terminal) == 0);
+  REQUIRE(unlockpt(terminal) == 0);
+  const int other_end = open(ptsname(terminal), O_RDWR | O_NOCTTY);
+  REQUIRE(other_end >= 0);
+  with_stderr_on(other_end, two_slow_cpu_runs);
+  const std::string shown = read_available(terminal);
+  close(other_end);
+  close(terminal);
+  INFO(shown);
+  CHECK(contains(shown, "timing on the CPU: run 2 of 2, 2 s"));
+  CHECK_FALSE(contains(shown, "run 1 of 2"));  // nothing in the first two seconds
+  CHECK(shown.size() >= 4);
+  CHECK(shown.substr(shown.size() - 4) == "\r\033[K");
+}
+
+TEST_CASE("CPU timing stays quiet when standard error is not a terminal", "[timing]") {
+  char path[] = "/tmp/course_progress_XXXXXX";
+  const int file = mkstemp(path);
+  REQUIRE(file >= 0);
+  with_stderr_on(file, two_slow_cpu_runs);
+  lseek(file, 0, SEEK_SET);
+  const std::string written = read_available(file);
+  close(file);
+  std::remove(path);
+  CHECK(written.empty());
 }
 
 // ---- inputs ------------------------------------------------------------------------------------

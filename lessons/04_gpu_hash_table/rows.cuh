@@ -73,7 +73,8 @@ inline void print_key_rates(const course::ResultTable& table, std::size_t n, dou
   }
   std::printf(
       "(std::unordered_map: its build for insert rows, its find for find rows; one CPU "
-      "thread)\n\n");
+      "thread, at its rate on the first %s keys)\n\n",
+      course::size_text(std::min(n, kMapTimedKeys)).c_str());
 }
 
 // Everything the versions read and write on the GPU, and the rows they make: each version, and
