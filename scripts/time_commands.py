@@ -6,8 +6,8 @@ the first (build and run every lesson), then the second (build everything, run e
     python3 scripts/time_commands.py --out FILE
 
 The commands are read from README.md, so what is timed is what the README says. The copy is a
-git clone of this checkout's HEAD when there is one, else a copy of the source tree without its
-build folders. <machine> is the GPU's results folder (as bench.py names it), or
+git clone of HEAD when the working tree is exactly HEAD, else a copy of the working tree without
+its build folders; the report says which. <machine> is the GPU's results folder (as bench.py names it), or
 no-gpu-<N>-cores on a machine without one. The README quotes the seconds from these files.
 A command that fails has the end of its output printed.
 Exit status: 0 when both commands passed, 1 when one failed, 2 for bad arguments.
@@ -58,14 +58,29 @@ def machine():
     return folder, f"{name}, {cores} CPU cores"
 
 
+def clean_checkout():
+    """HEAD's short hash when the working tree is exactly HEAD (nothing changed, nothing new that
+    git would take), else None."""
+    if not (os.path.isdir(os.path.join(ROOT, ".git")) and shutil.which("git")):
+        return None
+    status = subprocess.run(["git", "-C", ROOT, "status", "--porcelain"], capture_output=True,
+                            text=True)
+    if status.returncode != 0 or status.stdout.strip():
+        return None
+    return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip() or None
+
+
 def fresh_copy(into):
-    """A clean copy of the repository in `into`; returns the commit (or 'working tree')."""
-    if os.path.isdir(os.path.join(ROOT, ".git")) and shutil.which("git"):
+    """A clean copy of the repository in `into`; returns what was copied: a commit when the
+    working tree is exactly that commit (a git clone), else "the working tree" (a copy without the
+    build folders), so that the report never names a commit it did not time."""
+    commit = clean_checkout()
+    if commit:
         subprocess.run(["git", "clone", "-q", ROOT, into], check=True)
-        return subprocess.run(["git", "-C", into, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    shutil.copytree(ROOT, into, ignore=shutil.ignore_patterns("build", ".deps", "scratch"))
-    return "working tree (no git)"
+        return f"commit {commit}"
+    shutil.copytree(ROOT, into, ignore=shutil.ignore_patterns("build", ".deps", "scratch", ".git"))
+    return "the working tree (not a clean commit)"
 
 
 def main(argv):
