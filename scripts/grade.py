@@ -115,7 +115,7 @@ def configure(build_dir, exercises_dir):
 def build(build_dir, targets, what):
     """Builds the targets, going on past failures; returns the build's output. Shows ninja's
     progress on a terminal."""
-    say(f"{what}: building {len(targets)} answers and their tests (minutes, the first time)")
+    say(f"{what}: building the answers and their tests (minutes, the first time)")
     command = ["cmake", "--build", build_dir, "--target", *targets, "--", "-k", "0"]
     process = subprocess.Popen(command, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     lines = []
@@ -198,8 +198,10 @@ def run_tests(build_dir, exercise, jobs):
         if os.path.exists(junit):
             for case in ET.parse(junit).getroot().iter("testcase"):
                 name = case.get("name", "").split("/", 1)[-1]
-                if case.find("skipped") is not None:
-                    results[name] = ("skipped: no usable GPU", case)
+                skipped = case.find("skipped")
+                if skipped is not None:
+                    why = skipped.get("message") or "no usable GPU, or its test program is missing"
+                    results[name] = (f"not run: {why}", case)
                 elif case.find("failure") is not None or case.find("error") is not None:
                     results[name] = (failure_reason(case), case)
                 else:
@@ -214,7 +216,8 @@ def grade_student(student, exercises_dir, build_dir, args, gpu):
     if done.returncode != 0:
         say(done.stdout + done.stderr)
         raise RuntimeError("the build could not be configured")
-    output = build(build_dir, [e.target for e in args.exercises], student)
+    # course_gpu_probe runs the GPU check that every exercise's tests require (a CTest fixture).
+    output = build(build_dir, [e.target for e in args.exercises] + ["course_gpu_probe"], student)
     scores = {}
     cases = []
     problems = []
