@@ -60,14 +60,19 @@ CHARTS = [(lesson, c["file"], c["title"], c["csvs"])
           for lesson, plan in PLANS.items() for c in plan.get("charts", [])]
 
 
-def gpu_folder():
-    """docs/results/<gpu> for the first GPU nvidia-smi lists, or None without one."""
+def gpu_name():
+    """The first GPU's name as nvidia-smi gives it, or None without one."""
     try:
         out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
                              capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
-    name = out.strip().splitlines()[0] if out.strip() else ""
+    return out.strip().splitlines()[0] if out.strip() else None
+
+
+def gpu_folder():
+    """docs/results/<gpu> for the first GPU nvidia-smi lists, or None without one."""
+    name = gpu_name() or ""
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower().replace("nvidia", "")).strip("-")
     return os.path.join("docs", "results", slug) if slug else None
 

@@ -216,8 +216,7 @@ def grade_student(student, exercises_dir, build_dir, args, gpu):
     if done.returncode != 0:
         say(done.stdout + done.stderr)
         raise RuntimeError("the build could not be configured")
-    # course_gpu_probe runs the GPU check that every exercise's tests require (a CTest fixture).
-    output = build(build_dir, [e.target for e in args.exercises] + ["course_gpu_probe"], student)
+    output = build(build_dir, [e.target for e in args.exercises], student)
     scores = {}
     cases = []
     problems = []

@@ -53,9 +53,7 @@ def machine():
     folder = bench.gpu_folder()
     if folder is None:
         return os.path.join("docs", "results", f"no-gpu-{cores}-cores"), f"no GPU, {cores} CPU cores"
-    name = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                          capture_output=True, text=True).stdout.strip().splitlines()[0]
-    return folder, f"{name}, {cores} CPU cores"
+    return folder, f"{bench.gpu_name()}, {cores} CPU cores"
 
 
 def clean_checkout():

@@ -30,7 +30,7 @@ int run(int argc, char** argv) {
   // The keys (4 bytes each), the book's pool of entries (16 each) and its heads (8 per bucket), and
   // std::unordered_map of the first keys: a copy of them (4), a node per key (16 bytes, 32 with the
   // allocator's own) and a bucket pointer per key (8).
-  const double timed_keys = static_cast<double>(std::min(n, lesson04::kMapTimedKeys));
+  const double timed_keys = static_cast<double>(lesson04::map_timed_keys(n));
   course::require_host_memory(
       cli.program(), course::format("--n %zu", n),
       20.0 * static_cast<double>(n) + 8.0 * static_cast<double>(buckets) + 44.0 * timed_keys);
@@ -49,8 +49,8 @@ int run(int argc, char** argv) {
               book.median_ms, per_ms / book.median_ms, check.ok(n) ? "ok" : "FAIL",
               check.text(n).c_str());
 
-  // std::unordered_map at its rate on the first keys (kMapTimedKeys): a full build takes seconds.
-  const std::size_t m = std::min(n, lesson04::kMapTimedKeys);
+  // std::unordered_map at its rate on the first keys (map_timed_keys): a full build takes seconds.
+  const std::size_t m = lesson04::map_timed_keys(n);
   const std::vector<std::uint32_t> first(keys.begin(), keys.begin() + m);
   const double m_per_ms = static_cast<double>(m) / 1e3;
   const std::string timed_on =

@@ -67,7 +67,7 @@ lesson04::Cpu run_cpu(course::Lesson& lesson, const std::vector<std::uint32_t>& 
   // the rows compare rates. Freeing the previous run's map is not part of a build: prepare does it.
   cpu.map = lesson04::reference_map(keys);
   cpu.hits = lesson04::reference_find(cpu.map, keys);
-  const std::size_t m = std::min(n, lesson04::kMapTimedKeys);
+  const std::size_t m = lesson04::map_timed_keys(n);
   const std::vector<std::uint32_t> first(keys.begin(), keys.begin() + m);
   const std::vector<std::uint32_t> first_absent(absent.begin(), absent.begin() + m);
   const double scale = static_cast<double>(n) / static_cast<double>(m);

@@ -246,6 +246,11 @@ using Map = std::unordered_map<std::uint32_t, std::uint32_t>;
 // time. The tables compare its rate (keys a second) at this size.
 constexpr std::size_t kMapTimedKeys = std::size_t{1} << 22;
 
+// How many of n keys std::unordered_map is timed on.
+inline std::size_t map_timed_keys(std::size_t n) {
+  return std::min(n, kMapTimedKeys);
+}
+
 // Insert-or-assign in input order: each distinct key maps to the index of its last occurrence.
 inline Map reference_map(const std::vector<std::uint32_t>& keys) {
   Map map;

@@ -74,7 +74,7 @@ inline void print_key_rates(const course::ResultTable& table, std::size_t n, dou
   std::printf(
       "(std::unordered_map: its build for insert rows, its find for find rows; one CPU "
       "thread, at its rate on the first %s keys)\n\n",
-      course::size_text(std::min(n, kMapTimedKeys)).c_str());
+      course::size_text(map_timed_keys(n)).c_str());
 }
 
 // Everything the versions read and write on the GPU, and the rows they make: each version, and
