@@ -79,7 +79,7 @@ def gpu_folder():
 
 def markdown_files():
     files = [os.path.join(ROOT, "README.md")]
-    for pattern in ("docs/*.md", "lessons/*/README.md", "solutions/*/ANSWERS.md"):
+    for pattern in ("docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.md"):
         files += sorted(glob.glob(os.path.join(ROOT, pattern)))
     return files
 

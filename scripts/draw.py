@@ -18,7 +18,7 @@ with a barrier) are shaded in turn and numbered below.
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from svg import update_or_check
 
 
 def odd_even_rounds(n):
@@ -121,29 +121,7 @@ def main(argv):
         if not sorts(8, rounds):
             print(f"draw.py: the {name} network drawn does not sort 8 keys")
             return 1
-    stale = []
-    for path, svg in pictures().items():
-        full = os.path.join(ROOT, path)
-        if argv[1] == "update":
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "w", encoding="utf-8") as f:
-                f.write(svg)
-            print(f"wrote {path}")
-        else:
-            try:
-                with open(full, encoding="utf-8") as f:
-                    current = f.read()
-            except OSError:
-                current = None
-            if current != svg:
-                stale.append(path)
-    for path in stale:
-        print(f"{path}: differs from what scripts/draw.py draws (run: python3 scripts/draw.py "
-              f"update)")
-    if argv[1] == "check" and not stale:
-        print(f"draw.py: {len(pictures())} pictures up to date")
-    return 1 if stale else 0
-
+    return update_or_check(argv[1], pictures(), "draw.py")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "experiments.cuh"
 #include "kernels.cuh"
 #include "lesson.cuh"
 #include "reference.hpp"
@@ -18,6 +19,7 @@ struct Options {
   std::string type = "float";
   lesson02::Dist dist = lesson02::Dist::uniform;
   bool sweep = false;
+  bool strides = false;
 };
 
 void add_options(course::CommandLine& cli, Options* o) {
@@ -25,6 +27,9 @@ void add_options(course::CommandLine& cli, Options* o) {
   cli.choice("--dist", &o->dist, lesson02::dists());
   cli.flag("--sweep", &o->sweep,
            "also time v6 for block sizes 64..1024 and 4..1024 elements per thread (exercise 4)");
+  cli.flag(
+      "--strides", &o->strides,
+      "also time a sum of every s-th element, s = 1..32: coalesced loads against strided ones");
 }
 
 template <typename T>
@@ -179,6 +184,7 @@ int run(course::Lesson& lesson, const Options& o) {
     print_float_sums(results, in_order, static_cast<double>(expected), bound);
   }
   print_bounds_check_cost(d_in.data(), n, ws.partials(0), lesson.reps());
+  lesson02::print_seed_range(d_in.data(), n, ws.partials(0));
 
   // The whole trip: copy in (from pageable memory), v7, copy the one result out.
   T out = 0;
@@ -190,7 +196,9 @@ int run(course::Lesson& lesson, const Options& o) {
       });
   lesson.write_csv(o.type + " " + dist, {{"size", course::size_text(n) + " " + o.type + "s"}});
   if (o.sweep) print_sweep(d_in.data(), n, d_result.data(), ws, lesson.reps());
-  return lesson.finish();
+  const bool strides_ok =
+      !o.strides || lesson02::print_strides(lesson, input, d_in.data(), ws, report.copy_gbps);
+  return lesson.finish(strides_ok);
 }
 
 }  // namespace

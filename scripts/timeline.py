@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Draws Nsight Systems timelines as SVG from the CSV reports of a committed nsys run, so that a
+timeline in a write-up can be regenerated and is never a screenshot nobody can check.
+
+    python3 scripts/timeline.py update   # writes every timeline
+    python3 scripts/timeline.py check    # exit 1 if a committed timeline differs from its CSVs
+
+The runs (on the H100, from docs/results/h100-80gb-hbm3/, where each program's own output is in
+lessonNN_nsys_run.txt). nsys was the one that ships inside Nsight Compute; any nsys takes the
+same commands:
+
+    nsys profile --trace=cuda,nvtx -o lesson02 lesson02 --n 2^25 --reps 3 --cpu-reps 1
+    nsys profile --trace=cuda,nvtx -o lesson05 lesson05 --n 2^14 --reps 2 --cpu-reps 1 --only v3,v5,v8
+    nsys stats --report nvtx_pushpop_trace --report cuda_api_trace --report cuda_gpu_trace \\
+        --format csv --output lessonNN lessonNN.nsys-rep
+
+Each picture has three rows, as the Nsight Systems window has: the NVTX ranges of the program's
+thread, the CUDA calls it made (a launch, a wait), and what the GPU ran. The GPU's work is
+coloured by whose it is: the version's kernels, or the course's timer (the poison, the L2 flush,
+the busy kernel queued ahead of the start event), or a copy.
+"""
+
+import csv
+import os
+import re
+import sys
+
+from svg import ROOT, Svg, update_or_check
+
+RESULTS = os.path.join("docs", "results", "h100-80gb-hbm3")
+
+# (GPU work kind, colour, what the legend says)
+GPU_KINDS = [("kernel", "#1f4e9c", "the version's kernels"),
+             ("flush", "#9aa5b1", "the timer: L2 flush"),
+             ("busy", "#c9ced6", "the timer: busy kernel ahead of the start event"),
+             ("memset", "#e8a33d", "poison (memset)"),
+             ("copy", "#2e8b57", "copy")]
+API_KINDS = [("launch", "#7b5ea7", "launch"), ("wait", "#c0392b", "wait (synchronize)"),
+             ("other", "#9aa5b1", "other CUDA call")]
+
+
+def gpu_kind(name):
+    if "busy_wait_kernel" in name:
+        return "busy"
+    if "read_all_kernel" in name:
+        return "flush"
+    if name.startswith("[CUDA memset"):
+        return "memset"
+    if name.startswith("[CUDA memcpy"):
+        return "copy"
+    return "kernel"
+
+
+def api_kind(name):
+    if name.startswith("cudaLaunchKernel"):
+        return "launch"
+    if "Synchronize" in name:
+        return "wait"
+    return "other"
+
+
+def short_kernel(name):
+    """lesson02::interleaved_kernel<float>(...) -> interleaved_kernel."""
+    if name.startswith("["):
+        return name.strip("[]").replace("CUDA ", "")
+    head = name.split("(")[0].split("<")[0]
+    return head.split("::")[-1].replace("void ", "")
+
+
+def load(lesson):
+    """The run's NVTX ranges, CUDA calls and GPU work: lists of (start, end, name, extra) in ns."""
+    def rows(report):
+        path = os.path.join(ROOT, RESULTS, f"lesson{lesson}_{report}.csv")
+        with open(path, newline="", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+
+    ranges = [(int(r["Start (ns)"]), int(r["End (ns)"]), r["Name"].lstrip(":"), "")
+              for r in rows("nvtx_pushpop_trace") if r["Lvl"] == "0"]
+    calls = [(int(r["Start (ns)"]), int(r["Start (ns)"]) + int(r["Duration (ns)"]), r["Name"], "")
+             for r in rows("cuda_api_trace")]
+    work = [(int(r["Start (ns)"]), int(r["Start (ns)"]) + int(r["Duration (ns)"]), r["Name"],
+             r["GrdX"]) for r in rows("cuda_gpu_trace")]
+    return ranges, calls, work
+
+
+def the_range(ranges, prefix):
+    for r in ranges:
+        if r[2].startswith(prefix):
+            return r
+    raise SystemExit(f"timeline.py: no NVTX range starts with {prefix!r}")
+
+
+def window(ranges, work, spec):
+    """(start, end) in ns of a panel: spec["from"]/["to"] name ranges (prefixes); "span_us"
+    clips the window to that long from its start; "pad_us" widens it on both sides (or
+    "pad_after_us" after it);
+    "first_kernel" starts it at the first of the version's kernels in the range."""
+    start = the_range(ranges, spec["from"])[0]
+    end = the_range(ranges, spec.get("to", spec["from"]))[1]
+    if spec.get("first_kernel"):
+        start = min(w[0] for w in work if start <= w[0] < end and gpu_kind(w[2]) == "kernel")
+    if "span_us" in spec:
+        end = start + int(spec["span_us"] * 1000)
+    return (start - int(spec.get("pad_us", 0) * 1000),
+            end + int(spec.get("pad_after_us", spec.get("pad_us", 0)) * 1000))
+
+
+def nice_step(span_ns, ticks=6):
+    raw = span_ns / ticks
+    unit = 1
+    while unit * 10 <= raw:
+        unit *= 10
+    for m in (1, 2, 5, 10):
+        if unit * m >= raw:
+            return unit * m
+    return unit * 10
+
+
+def duration_text(ns):
+    if ns >= 1_000_000:
+        return f"{ns / 1e6:.2f} ms"
+    if ns >= 1000:
+        return f"{ns / 1e3:.1f} µs"
+    return f"{ns} ns"
+
+
+def panel(svg, top, data, spec, width):
+    """Draws one panel at `top`; returns the y below it."""
+    ranges, calls, work = data
+    t0, t1 = window(ranges, work, spec)
+    left, right = 150, width - 16
+    scale = (right - left) / (t1 - t0)
+
+    def x_of(t):
+        return left + (min(max(t, t0), t1) - t0) * scale
+
+    svg.text(left, top + 14, spec["title"], weight="bold")
+    y = top + 26
+    rows = [("NVTX ranges", 24), ("CUDA calls", 14), ("GPU", 24)]
+    ys = {}
+    for label, h in rows:
+        svg.text(left - 8, y + h / 2 + 4, label, anchor="end", fill="#333")
+        svg.rect(left, y, right - left, h, "#f6f7f9")
+        ys[label] = (y, h)
+        y += h + 6
+    # NVTX ranges, with their names where they fit
+    ry, rh = ys["NVTX ranges"]
+    for start, end, name, _ in ranges:
+        if end < t0 or start > t1:
+            continue
+        x0, x1 = x_of(start), x_of(end)
+        svg.rect(x0, ry, max(x1 - x0, 1.0), rh, "#f3d9a4", stroke="#b58a2e",
+                 tip=f"{name}: {duration_text(end - start)}")
+        version = re.match(r"(v\d+[a-z]?|CUB|CPU|Thrust) ", name)
+        label = version.group(1) if version and not spec.get("long_names") else name
+        label = f"{label} ({duration_text(end - start)})" if spec.get("durations") else label
+        if (x1 - x0) > 6.5 * len(label) + 6:
+            svg.text(x0 + 4, ry + rh / 2 + 4, label, size=11)
+        elif t0 <= start and end <= t1 and spec.get("long_names"):
+            svg.text(x1 + 4, ry + rh / 2 + 4, label, size=11)
+    cy, ch = ys["CUDA calls"]
+    colours = {k: c for k, c, _ in API_KINDS}
+    for start, end, name, _ in calls:
+        if end < t0 or start > t1:
+            continue
+        x0, x1 = x_of(start), x_of(end)
+        svg.rect(x0, cy, max(x1 - x0, 0.8), ch, colours[api_kind(name)],
+                 tip=f"{name}: {duration_text(end - start)}")
+    gy, gh = ys["GPU"]
+    colours = {k: c for k, c, _ in GPU_KINDS}
+    for start, end, name, grid in work:
+        if end < t0 or start > t1:
+            continue
+        x0, x1 = x_of(start), x_of(end)
+        kind = gpu_kind(name)
+        svg.rect(x0, gy, max(x1 - x0, 0.8), gh, colours[kind],
+                 tip=f"{short_kernel(name)}: {duration_text(end - start)}"
+                 + (f", grid {grid}" if grid else ""))
+        blocks = f"{grid} block" + ("" if grid == "1" else "s")
+        labels = [short_kernel(name) + (f", {blocks}" if grid and spec.get("grids") else "")]
+        if grid and spec.get("grids"):
+            labels.append(blocks)
+        fits = [words for words in labels if (x1 - x0) > 6.2 * len(words) + 6]
+        if kind == "kernel" and fits:
+            svg.text(x0 + 3, gy + gh / 2 + 4, fits[0], fill="#fff", size=10.5)
+    # the time axis, from the window's start
+    step = nice_step(t1 - t0)
+    svg.line(left, y, right, y, stroke="#666")
+    tick = 0
+    while tick <= t1 - t0:
+        x = left + tick * scale
+        svg.line(x, y, x, y + 4, stroke="#666")
+        svg.text(x, y + 16, duration_text(tick) if tick else "0", anchor="middle", fill="#555",
+                 size=10.5)
+        tick += step
+    return y + 30
+
+
+def legend(svg, y):
+    for row, kinds in (("GPU", GPU_KINDS), ("CUDA calls", API_KINDS)):
+        svg.text(142, y, row + ":", anchor="end", fill="#333", size=11)
+        x = 150
+        for _, colour, words in kinds:
+            svg.rect(x, y - 10, 12, 12, colour)
+            svg.text(x + 16, y, words, size=11)
+            x += 16 + 6.0 * len(words) + 16
+        y += 18
+    return y
+
+
+def timeline(lesson, title, panels, width=960):
+    data = load(lesson)
+    height = 40 + len(panels) * 150 + 70
+    svg = Svg(width, height, title)
+    svg.text(16, 20, title, size=13, weight="bold")
+    y = 30
+    for spec in panels:
+        y = panel(svg, y, data, spec, width)
+    y = legend(svg, y + 6)
+    svg.lines[0] = svg.lines[0].replace(f'height="{height}"', f'height="{y:.0f}"').replace(
+        f"0 0 {width} {height}", f"0 0 {width} {y:.0f}")
+    return str(svg)
+
+
+def pictures():
+    return {
+        os.path.join("lessons", "02_reduce", "figures", "timeline_versions.svg"): timeline(
+            "02", "lesson02 under nsys on the H100, n = 2^25 floats, --reps 3: every version's range",
+            [{"title": "v0 to CUB: each range holds the version's 2 warm-ups and 3 timed runs",
+              "from": "v0", "to": "CUB"},
+             {"title": "inside v6's range: each run is poison, L2 flush, (busy kernel,) the two "
+                       "launches", "from": "v6", "grids": True}]),
+        os.path.join("lessons", "02_reduce", "figures", "timeline_seed_range.svg"): timeline(
+            "02", "lesson02 under nsys on the H100: what an NVTX range around a launch measures",
+            [{"title": "the seed's range (push, launch, pop), then a range closed after "
+                       "cudaDeviceSynchronize()", "from": "the seed's range", "to": "a range closed",
+              "pad_us": 20, "pad_after_us": 4, "long_names": True, "durations": True, "grids": True}]),
+        os.path.join("lessons", "05_bubble_sort", "figures", "timeline_v3_v8.svg"): timeline(
+            "05", "lesson05 under nsys on the H100, n = 2^14 floats, --only v3,v5,v8 --reps 2",
+            [{"title": "v3, its first 700 µs: the launches are queued far ahead; each "
+                       "kernel runs 15 or 16 blocks on the 132 SMs",
+              "from": "v3", "first_kernel": True, "span_us": 700, "pad_us": 60, "grids": True},
+             {"title": "v8: one launch sorts the 16Ki floats in one block", "from": "v8",
+              "grids": True},
+             {"title": "the whole trip of v8: copy in, the kernel, copy out, three times",
+              "from": "whole trip", "grids": True}]),
+    }
+
+
+def main(argv):
+    if argv[1:] not in (["update"], ["check"]):
+        print(__doc__)
+        return 0 if argv[1:] in (["--help"], ["-h"]) else 2
+    return update_or_check(argv[1], pictures(), "timeline.py")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
