@@ -46,11 +46,11 @@ std::vector<std::string> headings(const std::string& markdown) {
 
 // Everything the contract asks of the lessons under `root`; empty when all is in place.
 std::vector<std::string> contract_problems(const fs::path& root) {
-  const std::vector<std::string> lesson_files = {"README.md",    "main.cu",        "cpu.cpp",
-                                                 "kernels.cuh",  "reference.hpp",  "test.cu",
-                                                 "exercises.md", "CMakeLists.txt", "lesson.json"};
-  // The write-up's sections, each found by a phrase of its heading (docs/authoring.md, "The
-  // write-up").
+  const std::vector<std::string> lesson_files = {
+      "README.md",     "part_b.md", "appendix.md",  "main.cu",        "cpu.cpp",    "kernels.cuh",
+      "reference.hpp", "test.cu",   "exercises.md", "CMakeLists.txt", "lesson.json"};
+  // The write-up's sections, each found by a phrase of its heading in part A (README.md) or part
+  // B (part_b.md) (docs/authoring.md, "The write-up"; scripts/check_writeups.py checks the rest).
   const std::vector<std::vector<std::string>> sections = {{"what you will learn"},
                                                           {"the problem"},
                                                           {"version 0", "v0"},
@@ -79,13 +79,20 @@ std::vector<std::string> contract_problems(const fs::path& root) {
       if (!fs::is_regular_file(lesson / file)) problems.push_back(name + ": no " + file);
     }
     if (fs::is_regular_file(lesson / "README.md")) {
-      const std::vector<std::string> found = headings(read_file(lesson / "README.md"));
+      std::vector<std::string> found = headings(read_file(lesson / "README.md"));
+      if (fs::is_regular_file(lesson / "part_b.md")) {
+        const std::vector<std::string> b = headings(read_file(lesson / "part_b.md"));
+        found.insert(found.end(), b.begin(), b.end());
+      }
       for (const auto& phrases : sections) {
         const bool present = std::any_of(found.begin(), found.end(), [&](const std::string& h) {
           return std::any_of(phrases.begin(), phrases.end(),
                              [&](const std::string& p) { return h.find(p) != std::string::npos; });
         });
-        if (!present) problems.push_back(name + ": README.md has no '" + phrases[0] + "' section");
+        if (!present) {
+          problems.push_back(name + ": neither README.md nor part_b.md has a '" + phrases[0] +
+                             "' section");
+        }
       }
     }
     if (fs::is_regular_file(lesson / "main.cu")) {
@@ -211,6 +218,7 @@ TEST_CASE("the contract check catches a half-built lesson", "[repository]") {
   INFO(problems);
   CHECK(problems.find("99_fake: no cpu.cpp") != std::string::npos);
   CHECK(problems.find("99_fake: no kernels.cuh") != std::string::npos);
+  CHECK(problems.find("99_fake: no part_b.md") != std::string::npos);
   CHECK(problems.find("'the problem' section") != std::string::npos);
   CHECK(problems.find("'pitfalls' section") != std::string::npos);  // inside a code block
   CHECK(problems.find("'results' section") == std::string::npos);
@@ -220,14 +228,15 @@ TEST_CASE("the contract check catches a half-built lesson", "[repository]") {
   CHECK(problems.find("not_a_lesson") == std::string::npos);
 
   // Completing the lesson clears every problem.
-  for (const char* f : {"cpu.cpp", "kernels.cuh", "reference.hpp", "test.cu", "exercises.md",
-                        "CMakeLists.txt", "lesson.json"}) {
+  for (const char* f : {"appendix.md", "cpu.cpp", "kernels.cuh", "reference.hpp", "test.cu",
+                        "exercises.md", "CMakeLists.txt", "lesson.json"}) {
     write_file(root / "lessons/99_fake" / f, "x\n");
   }
   write_file(root / "lessons/99_fake/main.cu", "// nvcc -O3 main.cu\n");
   write_file(root / "lessons/99_fake/README.md",
-             "## What you will learn\n## The problem\n## Version 0\n## Results\n## Pitfalls\n"
-             "## What changed on modern GPUs\n## Profile it yourself\n## Exercises\n"
+             "## What you will learn\n## The problem\n## Version 0\n## Pitfalls\n");
+  write_file(root / "lessons/99_fake/part_b.md",
+             "## Results\n## What changed on modern GPUs\n## Profile it yourself\n## Exercises\n"
              "## Further reading\n");
   write_file(root / "exercises/99_fake/starter.cuh", "x\n");
   write_file(root / "solutions/99_fake/ANSWERS.md", "x\n");
