@@ -10,8 +10,8 @@ both is as good on both, whatever the two GPUs' speeds.
     python3 scripts/compare.py selftest      # proves the comparison on made-up tables
 
 The run is the one whose CSV the lesson's lesson.json names in "compare" (or else "glance"), with
-the same arguments. `step` is the time of the row above over this row's time: the factor that
-row's one idea gained. A `<` marks a step that paid on the course's GPU (1.05 or more) but not on
+the same arguments. `step` is the time of the version above over this version's time: the factor
+its one idea gained (a library's row has none). A `<` marks a step that paid on the course's GPU (1.05 or more) but not on
 yours (below 1): look it up in the checklist at the end of the lesson's part B.
 Exit status: 0 when compared; 1 when the run failed a check; 2 for bad arguments or a missing
 build; 77 when there is no GPU to run on.
@@ -20,6 +20,7 @@ build; 77 when there is no GPU to run on.
 import argparse
 import csv
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -55,12 +56,13 @@ def number(text):
 
 
 def steps(rows):
-    """Each row's step: the time of the timed row above it over its own; None for the first."""
+    """Each version's step: the time of the timed version above it over its own; None for the
+    first, and for a library's row (its name does not start with v and a digit)."""
     out = {}
     before = None
     for row in rows:
         ms = number(row.get("median_ms"))
-        if ms is None or ms <= 0:
+        if ms is None or ms <= 0 or not re.match(r"v\d", row["version"]):
             continue
         out[row["version"]] = before / ms if before else None
         before = ms
@@ -99,8 +101,8 @@ def comparison(theirs, mine):
                      f"{cell(mp, 7, '{:.1f}')} {cell(ms_, 6, '{:.2f}')} | "
                      f"{cell(share, 14, '{:.2f}')}{mark}")
     lines.append("")
-    lines.append("% copy: the row's GB/s over its own GPU's copy bandwidth. step: the row above's "
-                 "time over this row's.")
+    lines.append("% copy: the row's GB/s over its own GPU's copy bandwidth. step: the version "
+                 "above's time over this version's.")
     if flagged:
         lines.append(f"<: {flagged} step(s) paid on the course's GPU but not on yours; see the "
                      "checklist at the end of the lesson's part B.")
@@ -145,6 +147,8 @@ def selftest():
     cub = next(line for line in text.splitlines() if line.startswith("CUB "))
     if cub.split("|")[1].split()[0] != "-":
         problems.append(f"a row missing from 'yours' must show '-': {cub!r}")
+    if cub.split("|")[0].split()[-1] != "-":
+        problems.append(f"a library's row has no step: {cub!r}")
     if "1 step(s)" not in text:
         problems.append("the count of steps that did not pay is not 1")
     for p in problems:
