@@ -14,7 +14,8 @@ A lesson folder holds README.md (part A), part_b.md (part B) and appendix.md. Ea
   <summary> is the question and whose body is the answer, at least one of them asking the student
   to predict a figure ("Predict" in the question);
 - holds at most WORD_BUDGET words of prose (code blocks, tables and HTML comments not counted).
-Part B also has "## Run it on your GPU", with its `python3 scripts/compare.py NN` command and a
+Part A also has "## Results" (the table of every version at the source's size, which the
+lesson contract asks of README.md). Part B has "## Run it on your GPU", with its `python3 scripts/compare.py NN` command and a
 link to the checklist in docs/your_gpu.md. The appendix starts with "# Lesson NN, appendix".
 """
 
@@ -82,6 +83,8 @@ def part_problems(number, name, which, text):
             out.append(f"{where}: a check question has no answer")
         if not any("Predict" in question for question, _ in blocks):
             out.append(f"{where}: no check question asks to predict a figure ('Predict')")
+    if name == "README.md" and section(text, "Results") is None:
+        out.append(f"{where}: no 'Results' section (the lesson's table at the source's size)")
     words = prose_words(text)
     if words > WORD_BUDGET:
         out.append(f"{where}: {words} words of prose, over the budget of {WORD_BUDGET}")
@@ -156,11 +159,16 @@ def selftest():
             failed.append(f"{name}: reported {found}")
         if expect is not None and not any(expect in p for p in found):
             failed.append(f"{name}: not caught (expected '{expect}', got {found})")
+    part_a = good.replace("part B", "part A").replace("[part A](README.md)", "[part B](part_b.md)")
+    if part_problems("09", "README.md", "part A", part_a + "\n## Results\n\ntable\n"):
+        failed.append("a good part A with its Results was reported")
+    if not any("'Results'" in p for p in part_problems("09", "README.md", "part A", part_a)):
+        failed.append("a part A without Results was not caught")
     for line in failed:
         print("check_writeups.py selftest: FAILED:", line)
     if not failed:
-        print(f"check_writeups.py selftest: passed ({len(cases) - 1} defects caught, a good part "
-              "passes)")
+        print(f"check_writeups.py selftest: passed ({len(cases)} defects caught, good parts "
+              "pass)")
     return 1 if failed else 0
 
 

@@ -18,7 +18,6 @@ build; 77 when there is no GPU to run on.
 """
 
 import argparse
-import csv
 import os
 import re
 import subprocess
@@ -41,11 +40,6 @@ def the_run(meta):
             return csv_name, run["program"], args
     raise SystemExit(f"compare.py: error: lesson {meta['number']}'s lesson.json runs nothing "
                      f"that writes {csv_name}")
-
-
-def rows_of(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        return [row for row in csv.DictReader(f)]
 
 
 def number(text):
@@ -174,12 +168,12 @@ def main(argv):
               f"{', '.join(sorted(lessons))}", file=sys.stderr)
         return 2
     csv_name, program, run_args = the_run(lessons[args.lesson])
-    theirs = rows_of(os.path.join(args.course, csv_name))
+    theirs = results.read_csv(os.path.join(args.course, csv_name))
     if args.mine:
         if not os.path.exists(args.mine):
             print(f"compare.py: error: --mine: no file {args.mine}", file=sys.stderr)
             return 2
-        mine, status = rows_of(args.mine), 0
+        mine, status = results.read_csv(args.mine), 0
     else:
         folder = tempfile.mkdtemp(prefix=f"compare{args.lesson}-")
         status, log = run_lesson(os.path.abspath(args.build_dir), program, run_args, folder)
@@ -190,7 +184,7 @@ def main(argv):
             print(f"compare.py: error: {program} exited {status} and wrote no CSV; see {log}",
                   file=sys.stderr)
             return 1
-        mine = rows_of(os.path.join(folder, csv_name))
+        mine = results.read_csv(os.path.join(folder, csv_name))
     print("\n".join(comparison(theirs, mine)))
     if status != 0:
         print(f"\nyour run FAILED a check (exit {status}): see {log}")

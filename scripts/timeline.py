@@ -134,6 +134,12 @@ def panel(svg, top, data, spec, width):
     def x_of(t):
         return left + (min(max(t, t0), t1) - t0) * scale
 
+    def visible(items):
+        """(x0, x1, item) for each (start, end, ...) item that the window shows."""
+        for item in items:
+            if item[1] >= t0 and item[0] <= t1:
+                yield x_of(item[0]), x_of(item[1]), item
+
     svg.text(left, top + 14, spec["title"], weight="bold")
     y = top + 26
     rows = [("NVTX ranges", 24), ("CUDA calls", 14), ("GPU", 24)]
@@ -145,10 +151,7 @@ def panel(svg, top, data, spec, width):
         y += h + 6
     # NVTX ranges, with their names where they fit
     ry, rh = ys["NVTX ranges"]
-    for start, end, name, _ in ranges:
-        if end < t0 or start > t1:
-            continue
-        x0, x1 = x_of(start), x_of(end)
+    for x0, x1, (start, end, name, _) in visible(ranges):
         svg.rect(x0, ry, max(x1 - x0, 1.0), rh, "#f3d9a4", stroke="#b58a2e",
                  tip=f"{name}: {duration_text(end - start)}")
         version = re.match(r"(v\d+[a-z]?|CUB|CPU|Thrust) ", name)
@@ -160,18 +163,12 @@ def panel(svg, top, data, spec, width):
             svg.text(x1 + 4, ry + rh / 2 + 4, label, size=11)
     cy, ch = ys["CUDA calls"]
     colours = {k: c for k, c, _ in API_KINDS}
-    for start, end, name, _ in calls:
-        if end < t0 or start > t1:
-            continue
-        x0, x1 = x_of(start), x_of(end)
+    for x0, x1, (start, end, name, _) in visible(calls):
         svg.rect(x0, cy, max(x1 - x0, 0.8), ch, colours[api_kind(name)],
                  tip=f"{name}: {duration_text(end - start)}")
     gy, gh = ys["GPU"]
     colours = {k: c for k, c, _ in GPU_KINDS}
-    for start, end, name, grid in work:
-        if end < t0 or start > t1:
-            continue
-        x0, x1 = x_of(start), x_of(end)
+    for x0, x1, (start, end, name, grid) in visible(work):
         kind = gpu_kind(name)
         svg.rect(x0, gy, max(x1 - x0, 0.8), gh, colours[kind],
                  tip=f"{short_kernel(name)}: {duration_text(end - start)}"
