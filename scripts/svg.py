@@ -2,6 +2,7 @@
 update/check command that writes the pictures or proves the committed ones are what the script
 draws (scripts/draw.py, scripts/timeline.py)."""
 
+import math
 import os
 from xml.sax.saxutils import escape
 
@@ -37,6 +38,15 @@ class Svg:
             (f' font-weight="{weight}"' if weight else "")
         self.add(f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" fill="{fill}"{extra}>'
                  f"{escape(words)}</text>")
+
+    def arrow(self, x1, y1, x2, y2, stroke="#444", width=1.2, dash=None):
+        """A line from (x1, y1) to (x2, y2) with a filled head at (x2, y2)."""
+        self.line(x1, y1, x2, y2, stroke, width, dash)
+        angle = math.atan2(y2 - y1, x2 - x1)
+        points = [(x2, y2)] + [(x2 - 8 * math.cos(angle + turn), y2 - 8 * math.sin(angle + turn))
+                               for turn in (0.4, -0.4)]
+        self.add('<path d="M' + " L".join(f"{x:.1f},{y:.1f}" for x, y in points) +
+                 f' Z" fill="{stroke}"/>')
 
     def __str__(self):
         return "\n".join(self.lines + ["</svg>"]) + "\n"
