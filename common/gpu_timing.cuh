@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -102,22 +103,36 @@ __global__ void read_all_kernel(const uint4* words, std::size_t count, unsigned*
 // sit in an H100's 50 MB L2 from the run before, and every run after the first would read it from
 // there. flush() reads a buffer twice the L2's size, so the L2 is left holding clean lines of that
 // buffer alone, and the timed run has no dirty lines to write back either.
+// COURSE_L2_FLUSH=write in the environment flushes as NVBench does instead, with a memset of the
+// L2's size, which leaves the L2 full of dirty lines (docs/profiling.md compares the two clocks).
 class L2Flush {
  public:
   explicit L2Flush(std::size_t l2_bytes)
-      : words_(2 * l2_bytes / sizeof(uint4)), never_(1), blocks_(sm_count() * 8) {
+      : words_(2 * l2_bytes / sizeof(uint4)),
+        never_(1),
+        blocks_(sm_count() * 8),
+        l2_bytes_(l2_bytes),
+        write_(std::getenv("COURSE_L2_FLUSH") != nullptr &&
+               std::string(std::getenv("COURSE_L2_FLUSH")) == "write") {
     words_.fill_bytes(0x5A);
   }
   void flush(cudaStream_t stream = nullptr) {
+    if (write_) {
+      CUDA_CHECK(cudaMemsetAsync(words_.data(), 0, l2_bytes_, stream));
+      return;
+    }
     detail::read_all_kernel<<<blocks_, 256, 0, stream>>>(words_.data(), words_.size(),
                                                          never_.data());
     CUDA_CHECK_LAUNCH();
   }
+  bool writes() const { return write_; }
 
  private:
   DeviceBuffer<uint4> words_;
   DeviceBuffer<unsigned> never_;
   int blocks_;
+  std::size_t l2_bytes_;
+  bool write_;
 };
 
 // The whole trip a user's program makes: copy_in() (the input, host to device), then

@@ -41,6 +41,9 @@
 #include "progress.hpp"
 #include "table.hpp"
 #include "timing.hpp"
+#ifdef COURSE_NVBENCH
+#include "course_nvbench.cuh"  // bench/: NVBench times the table (the lessonNN_nvbench programs)
+#endif
 
 namespace course {
 
@@ -87,6 +90,7 @@ class Lesson {
     int cpu_reps = 3;
     std::string csv;
     std::string only;
+    std::string nvbench;  // NVBench's options, in the lessonNN_nvbench programs
   };
 
   // `number` is "01" to "99"; `n_help` says what --n counts; `n` is its default.
@@ -106,17 +110,39 @@ class Lesson {
     cli_.text("--csv", &options_.csv, "FILE", "also write the result table to FILE as CSV");
     cli_.text("--only", &options_.only, "LIST",
               "run only these versions, by name, comma-separated: v0,v3,CUB (default: all)");
+#ifdef COURSE_NVBENCH
+    cli_.text("--nvbench", &options_.nvbench, "ARGS",
+              "NVBench's own options, in one argument: \"--json FILE --min-samples 20\"");
+#endif
   }
 
-  CommandLine& cli() { return cli_; }
-  const Options& options() const { return options_; }
-  std::size_t n() const { return options_.n; }
-  int reps() const { return options_.reps; }
-  int cpu_reps() const { return options_.cpu_reps; }
-  const std::string& program() const { return program_; }
-  const std::string& command() const { return command_; }
-  const DeviceReport& report() const { return report_; }
-  bool chosen(const std::string& name) const { return VersionFilter(options_.only).chosen(name); }
+  CommandLine& cli() {
+    return cli_;
+  }
+  const Options& options() const {
+    return options_;
+  }
+  std::size_t n() const {
+    return options_.n;
+  }
+  int reps() const {
+    return options_.reps;
+  }
+  int cpu_reps() const {
+    return options_.cpu_reps;
+  }
+  const std::string& program() const {
+    return program_;
+  }
+  const std::string& command() const {
+    return command_;
+  }
+  const DeviceReport& report() const {
+    return report_;
+  }
+  bool chosen(const std::string& name) const {
+    return VersionFilter(options_.only).chosen(name);
+  }
 
   // Parses the command line (exit 2 on a bad one), checks --only against `names` and that the
   // --csv file can be written, then runs `body` and turns what it throws into one line and a
@@ -172,14 +198,17 @@ class Lesson {
     report_ = make_device_report();
     std::printf("%s\n", device_report_text(report_).c_str());
     flush_ = std::make_unique<L2Flush>(static_cast<std::size_t>(report_.props.l2CacheSize));
-    std::printf("every timed run starts with its output poisoned and the %d MiB L2 flushed\n\n",
-                report_.props.l2CacheSize >> 20);
+    std::printf("every timed run starts with its output poisoned and the %d MiB L2 flushed%s\n\n",
+                report_.props.l2CacheSize >> 20,
+                flush_->writes() ? " by a memset (COURSE_L2_FLUSH=write), as NVBench does" : "");
     return report_;
   }
 
   // What poisons the outputs before every timed run, so that a version that writes nothing
   // cannot pass on the result of the one before.
-  void poison(std::function<void()> fill) { poison_ = std::move(fill); }
+  void poison(std::function<void()> fill) {
+    poison_ = std::move(fill);
+  }
 
   // Times one version (its setup, then 2 warm-ups and `reps` runs, each after the poison, the L2
   // flush and its prepare; 0 reps: --reps), then checks its result. A sweep passes its own budget.
@@ -204,6 +233,22 @@ class Lesson {
   const ResultTable& run_versions(const std::string& title, double bytes,
                                   const std::vector<Version>& versions) {
     table_ = ResultTable(title, report_.copy_gbps, cpu_ms_, cpu_name_);
+#ifdef COURSE_NVBENCH
+    // NVBench sets up, times and checks every chosen version first; the rows follow below.
+    std::vector<nvbench_clock::Request> requests;
+    for (const Version& v : versions) {
+      if (!chosen(v.name) || !v.limit.empty()) continue;
+      requests.push_back({v.name, v.setup,
+                          [this, &v] {
+                            if (poison_) poison_();
+                            if (v.prepare) v.prepare();
+                          },
+                          v.run, v.check, v.bytes > 0 ? v.bytes : bytes});
+    }
+    const std::vector<nvbench_clock::Measured> nvbench_runs =
+        nvbench_clock::measure(requests, options_.nvbench);
+    std::size_t measured = 0;
+#endif
     {
       Progress progress("timing the GPU versions");
       for (std::size_t i = 0; i < versions.size(); ++i) {
@@ -215,7 +260,12 @@ class Lesson {
           continue;
         }
         progress.now(course::format("%s (%zu of %zu)", v.name.c_str(), i + 1, versions.size()));
+#ifdef COURSE_NVBENCH
+        const nvbench_clock::Measured& m = nvbench_runs.at(measured++);
+        const Outcome r{m.time, m.mismatch};
+#else
         const Outcome r = time(v);
+#endif
         const bool expected = !r.mismatch.empty() && v.may_fail;
         if (!r.mismatch.empty() && !v.may_fail) failed_ = true;
         table_.add_checked(v.name, v.idea, r.time, row_bytes,
@@ -227,7 +277,9 @@ class Lesson {
     if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n\n", best.c_str());
     return table_;
   }
-  const ResultTable& table() const { return table_; }
+  const ResultTable& table() const {
+    return table_;
+  }
 
   // The whole trip a user's program makes with `version`: copy_in() (the input, from pageable
   // host memory), then run_and_copy_out(); prints its line, for `bytes` copied in.
