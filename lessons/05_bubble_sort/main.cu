@@ -79,7 +79,8 @@ std::vector<float> run_cpu(course::Lesson& lesson, const std::vector<float>& in,
 // thrust::sort sorts in place: each run sorts a fresh copy of the input, made untimed.
 template <typename Check>
 void add_libraries(std::vector<course::Version>& versions, const course::DeviceBuffer<float>& d_in,
-                   course::DeviceBuffer<float>& d_out, lesson05::CubSort& cub, Check check) {
+                   course::DeviceBuffer<float>& d_out, lesson05::CubSort& cub,
+                   lesson05::CubMergeSort& merge, Check check) {
   const std::size_t n = d_in.size();
   const std::string library_limit = n <= lesson05::kLibraryMaxN ? "" : "n >= 2^31";
   const char* zeros_note = "checked with -0.0 == +0.0, the order of its radix sort";
@@ -95,6 +96,8 @@ void add_libraries(std::vector<course::Version>& versions, const course::DeviceB
                       {},
                       0,
                       zeros_note});
+  versions.push_back({"CUB-merge", "DeviceMergeSort::SortKeysCopy (comparisons), scratch kept",
+                      library_limit, [&] { merge(d_in.data(), d_out.data()); }, check(false)});
   versions.push_back({"CUB",
                       "DeviceRadixSort::SortKeys, scratch kept",
                       library_limit,
@@ -132,7 +135,8 @@ int run(course::Lesson& lesson, const Options& o) {
                         [&, v] { v.run(d_in.data(), d_out.data(), n, launch); }, check(false)});
   }
   lesson05::CubSort cub(n <= lesson05::kLibraryMaxN && lesson.chosen("CUB") ? n : 0);
-  add_libraries(versions, d_in, d_out, cub, check);
+  lesson05::CubMergeSort merge(n <= lesson05::kLibraryMaxN && lesson.chosen("CUB-merge") ? n : 0);
+  add_libraries(versions, d_in, d_out, cub, merge, check);
   const double bytes = 2.0 * static_cast<double>(n) * sizeof(float);
   lesson.run_versions(
       course::format("lesson05, n = %zu floats, %s, on %s", n, dist.c_str(), report.props.name),
@@ -165,9 +169,10 @@ int main(int argc, char** argv) {
                         5);
   Options o;
   add_options(lesson.cli(), &o);
-  return lesson.main(argc, argv, course::names_of(lesson05::versions(), {"Thrust", "CUB"}), [&] {
-    if (o.threads % 32 != 0)
-      course::usage_error(lesson.cli(), "--threads must be a multiple of 32");
-    return run(lesson, o);
-  });
+  return lesson.main(argc, argv,
+                     course::names_of(lesson05::versions(), {"Thrust", "CUB-merge", "CUB"}), [&] {
+                       if (o.threads % 32 != 0)
+                         course::usage_error(lesson.cli(), "--threads must be a multiple of 32");
+                       return run(lesson, o);
+                     });
 }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -54,11 +55,14 @@ struct CheckAs {
   bool distinct = false;
   bool indices = true;
   bool zeros_equal = false;
+  bool unordered = false;  // a multiset: the pairs are put in order before the check
 };
 
 template <typename T>
 std::string check(const Result<T>& got, const Expected<T>& expected, CheckAs as) {
-  return top_k_mismatch(got.values, as.indices ? &got.indices : nullptr,
+  Result<T> sorted = got;
+  if (as.unordered) sort_descending(&sorted.values, &sorted.indices);
+  return top_k_mismatch(sorted.values, as.indices ? &sorted.indices : nullptr,
                         as.distinct ? *expected.distinct : *expected.top_k, *expected.in,
                         as.zeros_equal);
 }
@@ -80,6 +84,19 @@ struct Libraries {
   void add_to(std::vector<course::Version>& versions, const T* in, std::size_t n, std::size_t k,
               Output<T>& out, Checked checked) {
     const CheckAs as{false, true, std::is_same<T, float>::value};
+    const std::string topk_limit = limit.empty() ? why_no_device_topk() : limit;
+    if (topk_limit.empty() && device_topk == nullptr)
+      device_topk = std::make_unique<CubDeviceTopK<T>>(n, k);
+    versions.push_back(
+        {"CUB-topk",
+         "DeviceTopK::MaxPairs: unsorted, ties in no fixed order",
+         topk_limit,
+         [this, in, &out] { (*device_topk)(in, out.values.data(), out.indices.data()); },
+         checked(CheckAs{false, true, std::is_same<T, float>::value, true}),
+         {},
+         {},
+         0,
+         "checked as a multiset: its output is unsorted"});
     versions.push_back({"CUB", "SortPairsDescending of all n, then the first k", limit,
                         [=, &out] { cub(in, k, out.values.data(), out.indices.data()); },
                         checked(as)});
@@ -97,6 +114,7 @@ struct Libraries {
   }
 
   std::string limit;
+  std::unique_ptr<CubDeviceTopK<T>> device_topk;  // made once the row is added (it needs k)
   CubTopK<T> cub;
   course::DeviceBuffer<T> data;
   course::DeviceBuffer<std::size_t> order;

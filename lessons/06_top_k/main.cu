@@ -177,7 +177,7 @@ int main(int argc, char** argv) {
   Options o;
   add_options(lesson.cli(), &o);
   return lesson.main(
-      argc, argv, course::names_of(lesson06::versions<int>(), {"CUB", "Thrust"}), [&] {
+      argc, argv, course::names_of(lesson06::versions<int>(), {"CUB-topk", "CUB", "Thrust"}), [&] {
         if (o.k > lesson.n()) {
           course::usage_error(lesson.cli(),
                               course::format("--k %zu is larger than --n %zu: there are not k "

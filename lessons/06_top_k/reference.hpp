@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -307,6 +308,24 @@ std::string top_k_mismatch(const std::vector<T>& values, const std::vector<std::
   const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
   if (twice != sorted.end()) return course::format("index %zu comes twice", *twice);
   return "";
+}
+
+// An unsorted top-k (cub::DeviceTopK's) put in the order top_k_mismatch expects: values
+// descending by their order key, each index moved with its value. Checked so, an unsorted result
+// is checked as a multiset.
+template <typename T>
+void sort_descending(std::vector<T>* values, std::vector<std::size_t>* indices) {
+  std::vector<std::size_t> place(values->size());
+  std::iota(place.begin(), place.end(), std::size_t{0});
+  std::stable_sort(place.begin(), place.end(), [&](std::size_t a, std::size_t b) {
+    return course::order_key((*values)[a]) > course::order_key((*values)[b]);
+  });
+  const std::vector<T> v = *values;
+  const std::vector<std::size_t> i = *indices;
+  for (std::size_t j = 0; j < place.size(); ++j) {
+    (*values)[j] = v[place[j]];
+    if (place[j] < i.size() && j < indices->size()) (*indices)[j] = i[place[j]];
+  }
 }
 
 // ---- radix select, on the CPU (the model of v3, and the answer key of exercise 4) --------------

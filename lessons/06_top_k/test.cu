@@ -261,6 +261,21 @@ TEST_CASE("the check catches a wrong value, a wrong index and an index twice", "
   CHECK(lesson06::top_k_mismatch(swapped, nullptr, zeros, zeros, true) == "");
 }
 
+TEST_CASE("an unsorted top-k is checked as a multiset once put in order", "[cpu]") {
+  const std::vector<float> in = {5.0f, -0.0f, 9.0f, 3.0f, 7.0f, 0.0f};
+  const std::vector<float> expected = {9.0f, 7.0f, 5.0f};
+  std::vector<float> values = {5.0f, 9.0f, 7.0f};  // the right three, unsorted, as DeviceTopK may
+  std::vector<std::size_t> indices = {0, 2, 4};
+  CHECK_FALSE(lesson06::top_k_mismatch(values, &indices, expected, in).empty());
+  lesson06::sort_descending(&values, &indices);
+  CHECK(lesson06::top_k_mismatch(values, &indices, expected, in).empty());
+  CHECK(indices == std::vector<std::size_t>{2, 4, 0});
+  std::vector<float> wrong = {5.0f, 9.0f, 3.0f};  // a wrong multiset stays wrong in any order
+  std::vector<std::size_t> wrong_indices = {0, 2, 3};
+  lesson06::sort_descending(&wrong, &wrong_indices);
+  CHECK_FALSE(lesson06::top_k_mismatch(wrong, &wrong_indices, expected, in).empty());
+}
+
 TEST_CASE("the seed's limits: threads x k keys in 48 KiB", "[cpu]") {
   lesson06::Launch launch;
   CHECK(lesson06::seed_limit(1000, 48, launch) == "");
