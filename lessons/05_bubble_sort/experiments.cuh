@@ -1,6 +1,6 @@
 // Lesson 05's experiments, run after the table when asked. --seed-compare runs v0 with the seed's
 // comparison (a < b) on the inputs where it differs from totalOrder; --sweep times the quadratic
-// versions by n, against exercise 3's estimate for v3, and v8 and CUB beside them.
+// versions by n, against exercise 3's estimate for v3, and v8 and CUB's two sorts beside them.
 #pragma once
 
 #include <cstdio>
@@ -107,7 +107,8 @@ inline std::string ms_cell(double ms) {
   return course::format("%12.4f", ms);
 }
 
-// One row of the sweep, at n: the host odd-even sort, v0, v1, v3, v3's estimate, v8 and CUB.
+// One row of the sweep, at n: the host odd-even sort, v0, v1, v3, v3's estimate, v8, CUB's radix
+// sort and CUB's merge sort.
 inline std::string sweep_row(course::Lesson& lesson, std::size_t n, const Launch& launch,
                              const Waves& waves, SweepState& state) {
   const std::vector<float> in = make_input(n, Dist::uniform, lesson.options().seed);
@@ -156,10 +157,13 @@ inline std::string sweep_row(course::Lesson& lesson, std::size_t n, const Launch
   line += ms_cell(time_sort([&] { sort_v8(d_in.data(), d_out.data(), n, launch); }, false));
   CubSort cub(n);
   line += ms_cell(time_sort([&] { cub(d_in.data(), d_out.data()); }, true));
+  CubMergeSort merge(n);
+  line += ms_cell(time_sort([&] { merge(d_in.data(), d_out.data()); }, false));
   return line;
 }
 
-// Exercise 3 and the quadratic curve: the odd-even versions, v8 and CUB, by n, on uniform floats.
+// Exercise 3 and the quadratic curve: the odd-even versions, v8 and CUB's two sorts, by n, on
+// uniform floats.
 inline bool sweep(course::Lesson& lesson, std::size_t max_n, const Launch& launch) {
   const Waves w = measure_waves(launch, lesson.options().seed, lesson.reps());
   const std::size_t segment = 2 * static_cast<std::size_t>(launch.threads);
@@ -169,8 +173,8 @@ inline bool sweep(course::Lesson& lesson, std::size_t max_n, const Launch& launc
       "ceil(segments / %zu) waves\n(%d SMs x %d blocks of %d threads), and one wave takes %.4f "
       "ms, so v3 should take\n2 x segments x waves x %.4f ms\n",
       segment, w.resident, w.sms, w.per_sm, launch.threads, w.wave_ms, w.wave_ms);
-  std::printf("%10s %12s %12s %12s %12s %12s %9s %12s %12s\n", "n", "host odd-ev", "v0", "v1", "v3",
-              "v3 estimate", "est/meas", "v8", "CUB");
+  std::printf("%10s %12s %12s %12s %12s %12s %9s %12s %12s %12s\n", "n", "host odd-ev", "v0", "v1",
+              "v3", "v3 estimate", "est/meas", "v8", "CUB", "CUB-merge");
   SweepState state;
   for (std::size_t n = 1024; n <= max_n; n *= 2)
     std::printf("%s\n", sweep_row(lesson, n, launch, w, state).c_str());
