@@ -47,6 +47,17 @@
 
 namespace course {
 
+// --nvbench, NVBench's own options: a flag of the lessonNN_nvbench programs only.
+inline void add_nvbench_option(CommandLine& cli, std::string* args) {
+#ifdef COURSE_NVBENCH
+  cli.text("--nvbench", args, "ARGS",
+           "NVBench's own options, in one argument: \"--json FILE --min-samples 20\"");
+#else
+  (void)cli;
+  (void)args;
+#endif
+}
+
 // A version as the driver runs it: {name, idea, limit, run, check} and, where needed, the rest.
 struct Version {
   std::string name;                    // "v3", "CUB": what the table and --only call it
@@ -66,6 +77,37 @@ struct Outcome {
   Timing time;
   std::string mismatch;
 };
+
+// The lessonNN_nvbench programs time the table with NVBench (bench/course_nvbench.cuh): this
+// sets up, times and checks, in order, every version that `chosen` names and whose limit allows
+// it. In the lesson programs it returns nothing, and Lesson::time times the table.
+template <typename Chosen>
+std::vector<Outcome> nvbench_outcomes(const std::vector<Version>& versions, double bytes,
+                                      const std::function<void()>& poison, const std::string& args,
+                                      Chosen chosen) {
+  std::vector<Outcome> out;
+#ifdef COURSE_NVBENCH
+  std::vector<nvbench_clock::Request> requests;
+  for (const Version& v : versions) {
+    if (!chosen(v.name) || !v.limit.empty()) continue;
+    requests.push_back({v.name, v.setup,
+                        [&poison, &v] {
+                          if (poison) poison();
+                          if (v.prepare) v.prepare();
+                        },
+                        v.run, v.check, v.bytes > 0 ? v.bytes : bytes});
+  }
+  for (const nvbench_clock::Measured& m : nvbench_clock::measure(requests, args))
+    out.push_back({m.time, m.mismatch});
+#else
+  (void)versions;
+  (void)bytes;
+  (void)poison;
+  (void)args;
+  (void)chosen;
+#endif
+  return out;
+}
 
 // The names --only accepts: each of a lesson's `versions` (anything with a .name), then
 // `libraries`.
@@ -110,39 +152,18 @@ class Lesson {
     cli_.text("--csv", &options_.csv, "FILE", "also write the result table to FILE as CSV");
     cli_.text("--only", &options_.only, "LIST",
               "run only these versions, by name, comma-separated: v0,v3,CUB (default: all)");
-#ifdef COURSE_NVBENCH
-    cli_.text("--nvbench", &options_.nvbench, "ARGS",
-              "NVBench's own options, in one argument: \"--json FILE --min-samples 20\"");
-#endif
+    add_nvbench_option(cli_, &options_.nvbench);
   }
 
-  CommandLine& cli() {
-    return cli_;
-  }
-  const Options& options() const {
-    return options_;
-  }
-  std::size_t n() const {
-    return options_.n;
-  }
-  int reps() const {
-    return options_.reps;
-  }
-  int cpu_reps() const {
-    return options_.cpu_reps;
-  }
-  const std::string& program() const {
-    return program_;
-  }
-  const std::string& command() const {
-    return command_;
-  }
-  const DeviceReport& report() const {
-    return report_;
-  }
-  bool chosen(const std::string& name) const {
-    return VersionFilter(options_.only).chosen(name);
-  }
+  CommandLine& cli() { return cli_; }
+  const Options& options() const { return options_; }
+  std::size_t n() const { return options_.n; }
+  int reps() const { return options_.reps; }
+  int cpu_reps() const { return options_.cpu_reps; }
+  const std::string& program() const { return program_; }
+  const std::string& command() const { return command_; }
+  const DeviceReport& report() const { return report_; }
+  bool chosen(const std::string& name) const { return VersionFilter(options_.only).chosen(name); }
 
   // Parses the command line (exit 2 on a bad one), checks --only against `names` and that the
   // --csv file can be written, then runs `body` and turns what it throws into one line and a
@@ -206,9 +227,7 @@ class Lesson {
 
   // What poisons the outputs before every timed run, so that a version that writes nothing
   // cannot pass on the result of the one before.
-  void poison(std::function<void()> fill) {
-    poison_ = std::move(fill);
-  }
+  void poison(std::function<void()> fill) { poison_ = std::move(fill); }
 
   // Times one version (its setup, then 2 warm-ups and `reps` runs, each after the poison, the L2
   // flush and its prepare; 0 reps: --reps), then checks its result. A sweep passes its own budget.
@@ -233,22 +252,11 @@ class Lesson {
   const ResultTable& run_versions(const std::string& title, double bytes,
                                   const std::vector<Version>& versions) {
     table_ = ResultTable(title, report_.copy_gbps, cpu_ms_, cpu_name_);
-#ifdef COURSE_NVBENCH
-    // NVBench sets up, times and checks every chosen version first; the rows follow below.
-    std::vector<nvbench_clock::Request> requests;
-    for (const Version& v : versions) {
-      if (!chosen(v.name) || !v.limit.empty()) continue;
-      requests.push_back({v.name, v.setup,
-                          [this, &v] {
-                            if (poison_) poison_();
-                            if (v.prepare) v.prepare();
-                          },
-                          v.run, v.check, v.bytes > 0 ? v.bytes : bytes});
-    }
-    const std::vector<nvbench_clock::Measured> nvbench_runs =
-        nvbench_clock::measure(requests, options_.nvbench);
+    // In the lessonNN_nvbench programs NVBench sets up, times and checks them all first.
+    const std::vector<Outcome> by_nvbench =
+        nvbench_outcomes(versions, bytes, poison_, options_.nvbench,
+                         [this](const std::string& name) { return chosen(name); });
     std::size_t measured = 0;
-#endif
     {
       Progress progress("timing the GPU versions");
       for (std::size_t i = 0; i < versions.size(); ++i) {
@@ -260,12 +268,7 @@ class Lesson {
           continue;
         }
         progress.now(course::format("%s (%zu of %zu)", v.name.c_str(), i + 1, versions.size()));
-#ifdef COURSE_NVBENCH
-        const nvbench_clock::Measured& m = nvbench_runs.at(measured++);
-        const Outcome r{m.time, m.mismatch};
-#else
-        const Outcome r = time(v);
-#endif
+        const Outcome r = by_nvbench.empty() ? time(v) : by_nvbench.at(measured++);
         const bool expected = !r.mismatch.empty() && v.may_fail;
         if (!r.mismatch.empty() && !v.may_fail) failed_ = true;
         table_.add_checked(v.name, v.idea, r.time, row_bytes,
@@ -277,9 +280,7 @@ class Lesson {
     if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n\n", best.c_str());
     return table_;
   }
-  const ResultTable& table() const {
-    return table_;
-  }
+  const ResultTable& table() const { return table_; }
 
   // The whole trip a user's program makes with `version`: copy_in() (the input, from pageable
   // host memory), then run_and_copy_out(); prints its line, for `bytes` copied in.

@@ -152,12 +152,12 @@ def histogram_svg():
             svg.text(x + 17, y0 + 117 - h, label, anchor="middle")
             svg.text(x + 17, y0 + 140, f"bin {v}", anchor="middle", fill="#555")
     for b in range(blocks):
-        x0 = left + 20 + b * (svg_width(svg) - 2 * left - 290)
+        x0 = left + 20 + b * (svg.width - 2 * left - 290)
         bars(x0, 110, f"block {b}: its bins in shared memory", colours[b], counts[b],
              [str(c) for c in counts[b]])
-        svg.arrow(x0 + 125, 262, svg_width(svg) / 2 + (b - 0.5) * 80, 322, stroke=colours[b],
+        svg.arrow(x0 + 125, 262, svg.width / 2 + (b - 0.5) * 80, 322, stroke=colours[b],
                   width=2)
-    bars(svg_width(svg) / 2 - 125, 325, "global bins: the blocks' bins added once", DARK,
+    bars(svg.width / 2 - 125, 325, "global bins: the blocks' bins added once", DARK,
          total, ["+".join(str(c[v]) for c in counts) for v in range(bins)])
     svg.text(left, 90 + 4, f"each byte: one atomicAdd on its block's bin in shared memory "
              f"({len(data)} in all)", fill="#555")
@@ -165,10 +165,6 @@ def histogram_svg():
              f"{blocks * bins} global atomics (v0: {len(data)})", fill="#555")
     assert total == [data.count(v) for v in range(bins)]
     return str(svg)
-
-
-def svg_width(svg):
-    return float(svg.lines[0].split('width="')[1].split('"')[0])
 
 
 # Lesson 02 ---------------------------------------------------------------------------------------

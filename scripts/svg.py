@@ -13,6 +13,7 @@ class Svg:
     """An SVG document: add elements in drawing order, then str() it."""
 
     def __init__(self, width, height, title, font_size=12):
+        self.width, self.height = width, height
         self.lines = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
                       f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
                       f'font-family="sans-serif" font-size="{font_size}">',

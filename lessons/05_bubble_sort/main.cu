@@ -169,10 +169,11 @@ int main(int argc, char** argv) {
                         5);
   Options o;
   add_options(lesson.cli(), &o);
-  return lesson.main(argc, argv,
-                     course::names_of(lesson05::versions(), {"Thrust", "CUB-merge", "CUB"}), [&] {
-                       if (o.threads % 32 != 0)
-                         course::usage_error(lesson.cli(), "--threads must be a multiple of 32");
-                       return run(lesson, o);
-                     });
+  const std::vector<std::string> names =
+      course::names_of(lesson05::versions(), {"Thrust", "CUB-merge", "CUB"});
+  return lesson.main(argc, argv, names, [&] {
+    if (o.threads % 32 != 0)
+      course::usage_error(lesson.cli(), "--threads must be a multiple of 32");
+    return run(lesson, o);
+  });
 }

@@ -321,10 +321,10 @@ void sort_descending(std::vector<T>* values, std::vector<std::size_t>* indices) 
     return course::order_key((*values)[a]) > course::order_key((*values)[b]);
   });
   const std::vector<T> v = *values;
-  const std::vector<std::size_t> i = *indices;
+  const std::vector<std::size_t> i = *indices;  // empty, or one index per value
   for (std::size_t j = 0; j < place.size(); ++j) {
     (*values)[j] = v[place[j]];
-    if (place[j] < i.size() && j < indices->size()) (*indices)[j] = i[place[j]];
+    if (!i.empty()) (*indices)[j] = i[place[j]];
   }
 }
 
