@@ -14,10 +14,12 @@
 //   v7  v6 on 32-bit keys made once at load: a comparison is an integer min and max
 //   v8  v7 with groups of strides in shared memory too (a third of the barriers), and chunks
 //       twice as large
+//   v9  merge sort: chunks sorted by merges in shared memory, then one global pass per
+//       doubling of the sorted runs, each cut into equal pieces by merge path
 //
 // Each version lives in kernels/, read in this order: settings.cuh, v0_v1_odd_even.cuh,
-// v2_v3_segments.cuh, v4_bitonic_block.cuh, v5_v8_bitonic_any_n.cuh, and libraries.cuh. This file
-// lists the versions for the program and the tests.
+// v2_v3_segments.cuh, v4_bitonic_block.cuh, v5_v8_bitonic_any_n.cuh, v9_merge_path.cuh, and
+// libraries.cuh. This file lists the versions for the program and the tests.
 #pragma once
 
 #include <string>
@@ -29,6 +31,7 @@
 #include "kernels/v2_v3_segments.cuh"
 #include "kernels/v4_bitonic_block.cuh"
 #include "kernels/v5_v8_bitonic_any_n.cuh"
+#include "kernels/v9_merge_path.cuh"
 
 namespace lesson05 {
 
@@ -51,6 +54,7 @@ inline const std::vector<Version>& versions() {
       {"v6", "up to 4 strides per global pass, in registers", sort_v6, any_n},
       {"v7", "sort 32-bit keys: a comparison is a min and a max", sort_v7, any_n},
       {"v8", "groups of strides in shared memory too, 16Ki chunks", sort_v8, any_n},
+      {"v9", "merge sort, cut by merge path: a pass per doubling", sort_v9, any_n},
   };
   return all;
 }

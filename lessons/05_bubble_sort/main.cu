@@ -112,15 +112,18 @@ void add_libraries(std::vector<course::Version>& versions, const course::DeviceB
 int run(course::Lesson& lesson, const Options& o) {
   const std::size_t n = lesson.n();
   const std::string dist = lesson05::dists().name(o.dist);
-  const lesson05::Launch launch{nullptr, o.threads};
-  // The input, the reference's result and a result read back, on the host; in, out and CUB's
-  // scratch (about n floats) on the GPU.
-  lesson.begin(course::format("sorting %zu floats, %s", n, dist.c_str()), 3 * n * sizeof(float));
+  // The input, the reference's result and a result read back, on the host; on the GPU, in, out,
+  // and the scratch of CUB's two sorts and of v9 (about n floats each).
+  lesson.begin(course::format("sorting %zu floats, %s", n, dist.c_str()), 5 * n * sizeof(float),
+               3 * n * sizeof(float));
   const std::vector<float> in = lesson05::make_input(n, o.dist, lesson.options().seed);
   bool cpu_ok = false;
   const std::vector<float> expected = run_cpu(lesson, in, o.dist, &cpu_ok);
 
   const course::DeviceReport& report = lesson.gpu();
+  // v9's scratch, allocated once here as CUB-merge keeps its own.
+  course::DeviceBuffer<unsigned char> v9_scratch(lesson05::v9_scratch_bytes(n));
+  const lesson05::Launch launch{nullptr, o.threads, v9_scratch.data(), v9_scratch.size()};
   const course::DeviceBuffer<float> d_in(in);
   course::DeviceBuffer<float> d_out(n);
   lesson.poison([&] { d_out.fill_bytes(0xFF); });

@@ -4,7 +4,7 @@
 // the check against results broken on purpose. On the GPU: every version, Thrust and CUB against
 // the reference, bit for bit, on every input at the contract's sizes (each version up to its
 // limit), into poisoned output with guard zones; repeated runs; past 2^31 elements, checked on
-// the GPU.
+// the GPU; v9's stable sort of (float, index) pairs against std::stable_sort.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -258,6 +258,79 @@ TEST_CASE("the bitonic versions at one chunk and around it, and at a large size"
   }
 }
 
+TEST_CASE("v9 at its chunk and merge-block edges, with and without the program's scratch",
+          "[gpu]") {
+  const std::size_t chunk = lesson05::chunk_of<lesson05::FloatKeys>();
+  const std::size_t tile = lesson05::kMergeTile;
+  const lesson05::Version& v9 = lesson05::versions().back();
+  REQUIRE(std::string(v9.name) == "v9");
+  for (std::size_t n :
+       {tile - 1, tile + 1, chunk - 1, chunk + 1, 2 * chunk, 2 * chunk + 1, 3 * chunk + tile - 1,
+        5 * chunk + tile, 8 * chunk, 8 * chunk + 1, (std::size_t{1} << 20) + 7}) {
+    course::DeviceBuffer<unsigned char> scratch(lesson05::v9_scratch_bytes(n));
+    for (const lesson05::Launch& launch :
+         {lesson05::Launch{},
+          lesson05::Launch{nullptr, lesson05::kSeedThreads, scratch.data(), scratch.size()}}) {
+      for (Dist dist : kDists) {
+        const std::vector<float> in = lesson05::make_input(n, dist, course::test::seed());
+        INFO("v9, " << lesson05::dists().name(dist) << ", n = " << n << ", scratch "
+                    << launch.scratch_bytes);
+        CHECK(sorted_by([&](const float* a, float* b, std::size_t m) { v9.run(a, b, m, launch); },
+                        in, lesson05::reference_sort(in)) == "");
+      }
+    }
+  }
+}
+
+namespace {
+
+// What a stable sort gives: the places 0..n-1 in the order of their floats in totalOrder, equal
+// floats in the order of their places.
+std::vector<std::uint32_t> stable_order(const std::vector<float>& in) {
+  std::vector<std::uint32_t> index(in.size());
+  std::iota(index.begin(), index.end(), 0u);
+  std::stable_sort(index.begin(), index.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return lesson05::TotalOrder{}(in[a], in[b]);
+  });
+  return index;
+}
+
+}  // namespace
+
+TEST_CASE("v9 sorts (float, index) pairs stably", "[gpu]") {
+  const std::size_t chunk = lesson05::chunk_of<lesson05::IndexedKeys>();
+  for (std::size_t n : {std::size_t{1}, std::size_t{33}, std::size_t{4097}, chunk + 1,
+                        3 * chunk + lesson05::kMergeTile + 5, std::size_t{1000003}}) {
+    for (Dist dist : {Dist::dups, Dist::zeros, Dist::special, Dist::sorted, Dist::reversed}) {
+      const std::vector<float> in = lesson05::make_input(n, dist, course::test::seed());
+      const course::DeviceBuffer<float> d_in(in);
+      course::DeviceBuffer<float> keys(n);
+      course::DeviceBuffer<std::uint32_t> index(n);
+      keys.fill_bytes(0xFF);
+      index.fill_bytes(0xFF);
+      lesson05::stable_sort_pairs_v9(d_in.data(), keys.data(), index.data(), n);
+      INFO(lesson05::dists().name(dist) << ", n = " << n);
+      const std::vector<std::uint32_t> expected = stable_order(in);
+      const std::vector<std::uint32_t> got = index.download();
+      // The first place where the indices differ, if any: a swap of two equal floats shows here
+      // and nowhere in the floats.
+      const auto differ = std::mismatch(got.begin(), got.end(), expected.begin());
+      CHECK(differ.first == got.end());
+      const std::vector<float> sorted = keys.download();
+      CHECK(lesson05::sort_mismatch(sorted.data(), lesson05::reference_sort(in)) == "");
+    }
+  }
+  // Enough equal floats that a merge which let the right run win a tie would show it.
+  std::vector<float> ties(5 * chunk + 77);
+  for (std::size_t i = 0; i < ties.size(); ++i)
+    ties[i] = static_cast<float>(i % 3);
+  const course::DeviceBuffer<float> d_ties(ties);
+  course::DeviceBuffer<float> keys(ties.size());
+  course::DeviceBuffer<std::uint32_t> index(ties.size());
+  lesson05::stable_sort_pairs_v9(d_ties.data(), keys.data(), index.data(), ties.size());
+  CHECK(index.download() == stable_order(ties));
+}
+
 TEST_CASE("repeated runs give the same, right, result", "[gpu]") {
   const lesson05::Launch launch{};
   for (std::size_t n : {std::size_t{4097}, std::size_t{100003}}) {
@@ -339,17 +412,19 @@ std::pair<unsigned long long, unsigned long long> order_and_hash(const float* da
 
 }  // namespace
 
-TEST_CASE("v8 sorts more than 2^31 floats", "[gpu][large]") {
+TEST_CASE("v8 and v9 sort more than 2^31 floats", "[gpu][large]") {
   const std::size_t n = (std::size_t{1} << 31) + 3;
   course::DeviceBuffer<float> in(n);
   course::DeviceBuffer<float> out(n);
   generate_kernel<<<1024, 256>>>(in.data(), n, course::test::seed());
   CUDA_CHECK_LAUNCH();
-  out.fill_bytes(0xFF);
   const auto before = order_and_hash(in.data(), n);
   REQUIRE(before.first > 0);  // the input is not sorted already
-  lesson05::sort_v8(in.data(), out.data(), n, {});
-  const auto after = order_and_hash(out.data(), n);
-  CHECK(after.first == 0);
-  CHECK(after.second == before.second);
+  for (lesson05::Run sort : {lesson05::sort_v8, lesson05::sort_v9}) {
+    out.fill_bytes(0xFF);
+    sort(in.data(), out.data(), n, {});
+    const auto after = order_and_hash(out.data(), n);
+    CHECK(after.first == 0);
+    CHECK(after.second == before.second);
+  }
 }

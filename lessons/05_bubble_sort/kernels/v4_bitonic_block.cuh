@@ -34,6 +34,13 @@ __device__ __forceinline__ void order_pair(std::uint32_t& a, std::uint32_t& b) {
   a = low;
 }
 
+// v9's stable sort: a key and an index in one 64-bit item (v9_merge_path.cuh).
+__device__ __forceinline__ void order_pair(std::uint64_t& a, std::uint64_t& b) {
+  const std::uint64_t low = a < b ? a : b;
+  b = a < b ? b : a;
+  a = low;
+}
+
 template <typename T>
 struct As;
 template <>
