@@ -55,7 +55,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-BLOCK = re.compile(r"(<!-- (table \w+|log): ([^>]*?) -->\n)(.*?)(<!-- /(?:table|log) -->)", re.S)
+BLOCK = re.compile(r"(<!-- (table \w+|log): ([^\n]*?) -->\n)(.*?)(<!-- /(?:table|log) -->)", re.S)
 INLINE = re.compile(r"(<!--v ([^\s>]+) ([^\s>]+) ([^\s>]+)-->)(.*?)(<!--/v-->)")
 INLINE_LOG = re.compile(r"(<!--l ([^\s>]+) /(.*?)/-->)(.*?)(<!--/l-->)")
 SOURCE = re.compile(r"<!--s-->(.*?)<!--/s-->")
@@ -418,6 +418,9 @@ def selftest():
         ok = ok and all(unmarked_figures(t) for t in typed)
         ok = ok and not any(unmarked_figures(regenerate(t)) for t in clean)
         ok = ok and ">12.0<" in regenerate(clean[1])
+        # A log block whose regex holds a '>' (a template's brackets) is regenerated, not skipped.
+        angled = f"<!-- log: {log_path} /v0: 12 of 100|kernel<int, 1>/ -->\nstale\n<!-- /log -->\n"
+        ok = ok and "entries lost" in regenerate(angled) and "stale" not in regenerate(angled)
         ok = ok and unmarked_figures("<!--s-->151 ms<!--/s-->")  # not a source's figure
         # The table of lessons is the lesson folders': a row edited by hand is caught.
         lessons_text = regenerate("<!-- table lessons: readme -->\n<!-- /table -->\n")

@@ -1,8 +1,8 @@
-// Lesson 05: sorting floats on the GPU, from the seed's one-block odd-even transposition sort to a
-// bitonic sort within reach of the radix sort under thrust::sort. Runs std::sort and the seed's
-// host odd-even sort, then every GPU version, thrust::sort and CUB on the same data; checks every
-// result bit for bit against std::sort in IEEE 754 totalOrder, and prints the table. Build alone,
-// from this folder:
+// Lesson 05: sorting floats on the GPU, from the seed's one-block odd-even transposition sort
+// through bitonic networks to a merge sort cut by merge path, faster than CUB's comparison sort.
+// Runs std::sort and the seed's host odd-even sort, then every GPU version, thrust::sort and CUB
+// on the same data; checks every result bit for bit against std::sort in IEEE 754 totalOrder, and
+// prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson05
 #include <algorithm>
 #include <cstdio>
