@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "../order.hpp"
 #include "bits.hpp"
@@ -27,16 +28,11 @@ namespace lesson05 {
 // floats themselves (compared in totalOrder), or, from v7 on, their 32-bit keys (As<T> below).
 
 // v7: a key compares with one integer min and one max; a float in totalOrder needs its bits
-// turned into a key first, both of them, at every comparison.
-__device__ __forceinline__ void order_pair(std::uint32_t& a, std::uint32_t& b) {
-  const std::uint32_t low = a < b ? a : b;
-  b = a < b ? b : a;
-  a = low;
-}
-
-// v9's stable sort: a key and an index in one 64-bit item (v9_merge_path.cuh).
-__device__ __forceinline__ void order_pair(std::uint64_t& a, std::uint64_t& b) {
-  const std::uint64_t low = a < b ? a : b;
+// turned into a key first, both of them, at every comparison. Keys are 32-bit, or, in v9's stable
+// sort, 64-bit: a key and an index in one item (v9_merge_path.cuh).
+template <typename Key, typename = std::enable_if_t<std::is_unsigned<Key>::value>>
+__device__ __forceinline__ void order_pair(Key& a, Key& b) {
+  const Key low = a < b ? a : b;
   b = a < b ? b : a;
   a = low;
 }

@@ -1,9 +1,10 @@
 // v9: merge sort with merge path. v8's network sorts chunks of 16Ki keys in shared memory, and
-// then spends most of its time on the stages longer than a chunk: each is log2(stage / chunk)
-// global passes, so n = 2^24 takes 55 of them. A merge does the same work in one pass per
-// doubling: 10 passes at 2^24. Each pass merges neighbouring sorted runs in pairs. The GPU needs
-// the merge cut into equal pieces, one per block and then one per thread; merge path finds the
-// cuts. Output place d of the merge of runs a and b is reached after taking some i floats of a
+// then spends most of its time on the stages longer than a chunk: at n = 2^24 their 55 global
+// strides take 18 passes (four strides at most to a pass) and each stage a shared-memory merge
+// kernel, 28 kernels that each read and write every key. A merge does the same work in one pass
+// per doubling: 10 passes at 2^24. Each pass merges neighbouring sorted runs in pairs. The GPU
+// needs the merge cut into equal pieces, one per block and then one per thread; merge path finds
+// the cuts. Output place d of the merge of runs a and b is reached after taking some i floats of a
 // and d - i of b, and i is found by a binary search along that "diagonal" (merge_path_split).
 // In a pass, two warps of each block find the block's cuts in global memory; the block loads its
 // pieces of a and b into shared memory, each thread finds its own cut there and merges
