@@ -32,6 +32,15 @@ inline int sm_count() {
   return sms;
 }
 
+// The L2 cache of the current device, in bytes (50 MiB on an H100).
+inline std::size_t l2_bytes() {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  int bytes = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
+  return static_cast<std::size_t>(bytes);
+}
+
 // The largest grid of `kernel` that is resident all at once: the blocks one SM can hold (limited
 // by threads, registers and shared memory, whichever runs out first), times the SMs.
 // Host code compiled by nvcc only: it takes the kernel itself.

@@ -193,7 +193,7 @@ class Lesson {
       std::size_t free_bytes = 0;
       std::size_t total_bytes = 0;
       CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-      const std::size_t device_bytes = bytes + 2 * l2_bytes() + (std::size_t{64} << 20);
+      const std::size_t device_bytes = bytes + 2 * course::l2_bytes() + (std::size_t{64} << 20);
       if (device_bytes > free_bytes) {
         refuse_memory(program_, cause, "GPU", static_cast<double>(device_bytes),
                       static_cast<double>(free_bytes));
@@ -313,14 +313,6 @@ class Lesson {
   }
 
  private:
-  static std::size_t l2_bytes() {
-    int device = 0;
-    int bytes = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
-    return static_cast<std::size_t>(bytes);
-  }
-
   std::string number_;
   std::string program_;
   CommandLine cli_;

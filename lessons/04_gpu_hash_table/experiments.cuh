@@ -1,10 +1,11 @@
 // Lesson 04's experiments, run after the table when asked. --show-race runs the book's locked
 // chains where blocks share an SM and counts the entries lost; --bucket-sweep and --load-sweep
 // (exercise 4) time the chained tables against their bucket count and open addressing against its
-// load factor.
+// load factor; --region-sweep (exercise 5) times v6 against the size of its table regions.
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -119,6 +120,50 @@ inline bool print_load_sweep(std::size_t n, DeviceData& d, int reps,
                   mkeys_per_s(n, miss.first.median_ms) / 1e3);
     }
     std::printf("  %s\n", ok ? "ok" : "FAIL");
+    all_ok = all_ok && ok;
+  }
+  return all_ok;
+}
+
+// Exercise 5: v6 against the size of its regions, from 1/64 of the L2 to 8 times it, its
+// partition and its insert timed apart, each run after the L2 flush like the table's rows.
+// Returns whether every table and every answer was right.
+inline bool print_region_sweep(course::Lesson& lesson, const Cpu& cpu, DeviceData& d,
+                               OpenTable& table, PartitionScratch& scratch) {
+  const std::size_t n = cpu.hits.size();
+  const std::size_t l2 = course::l2_bytes();
+  constexpr double kMiB = 1024.0 * 1024.0;
+  std::printf(
+      "\nregion sweep: v6 by region size, against the %.0f MiB L2 (the table is %.0f MiB); ms of "
+      "the "
+      "partition\n(count, scan, scatter), of the insert over the partitioned keys, of the whole "
+      "build and of\nthe whole find of present keys\n%10s %8s %10s %10s %10s %10s  %s\n",
+      static_cast<double>(l2) / kMiB, static_cast<double>(table.capacity() * sizeof(Slot)) / kMiB,
+      "region MiB", "regions", "partition", "insert", "build", "find", "check");
+  bool all_ok = true;
+  for (std::size_t region = l2 / 64; region <= 8 * l2; region *= 2) {
+    const Regions r = regions_for(table.capacity(), n, region);
+    const Launch launch{nullptr, 0, &scratch, region};
+    scratch.reserve(n, r);
+    auto time = [&](std::function<void()> run, std::function<void()> prepare) {
+      return lesson.time({"v6", "", "", std::move(run), [] { return std::string(); }, prepare})
+          .time.median_ms;
+    };
+    const double partition = time(
+        [&] { partition_by_region<false>(d.keys.data(), n, table.view(), r, scratch, nullptr); },
+        {});
+    const double insert =
+        time([&] { insert_partitioned_keys(n, table, scratch, launch); }, [&] { table.clear(); });
+    const double build =
+        time([&] { insert_partitioned(d.keys.data(), n, table, launch); }, [&] { table.clear(); });
+    table.throw_if_full();
+    const bool table_ok = table.check(cpu.map, n).ok(cpu.map);
+    const double find =
+        time([&] { find_partitioned(d.keys.data(), n, table, d.found.data(), launch); }, {});
+    const bool ok = table_ok && wrong_answers(d.found, cpu.hits).empty();
+    std::printf("%10.3f %8u %10.4f %10.4f %10.4f %10.4f  %s\n",
+                static_cast<double>(r.per_region) * kWindow * sizeof(Slot) / kMiB, r.count,
+                partition, insert, build, find, ok ? "ok" : "FAIL");
     all_ok = all_ok && ok;
   }
   return all_ok;

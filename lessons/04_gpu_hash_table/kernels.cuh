@@ -3,7 +3,7 @@
 //
 // Every insert function puts the n keys at `keys` (device memory, any n >= 1) into a table, entry
 // i holding (keys[i], i), and enqueues all its work on launch.stream. The chained versions (v0 to
-// v3) keep every entry, as the book does; open addressing (v4, v5) keeps each distinct key once,
+// v3) keep every entry, as the book does; open addressing (v4 to v7) keeps each distinct key once,
 // with the index of its last occurrence (reference.hpp says why). The find functions write, for
 // each query, its key's value or kNotFound.
 #pragma once
@@ -12,7 +12,9 @@
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/transform.h>
+#include <cub/block/block_scan.cuh>
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
 
 #include <algorithm>
@@ -37,10 +39,17 @@ constexpr int kSeedBlocks = 60;  // the book's grid, kept by the chained version
 constexpr int kWindow = 4;       // v5's slots per probe: 4 x 8 bytes, one 32-byte sector
 constexpr int kMaxWindow = 16;   // capacities are multiples of this: windows of 1 to 16 slots fit
 
+class PartitionScratch;
+
 // How to run a version: on which stream, and with how many blocks (0: the version's own grid).
+// v6 and v7 also take the GPU memory their partitions go in (nullptr: their own, for this call),
+// and the size of v6's table regions or v7's stretches (0: kRegionL2Share of the L2, and what a
+// block's shared memory holds).
 struct Launch {
   cudaStream_t stream = nullptr;
   int blocks = 0;
+  PartitionScratch* scratch = nullptr;
+  std::size_t region_bytes = 0;
 };
 
 inline void require_keys(std::size_t n, std::size_t room) {
@@ -310,15 +319,11 @@ __device__ inline std::uint32_t find_empty_key(const OpenView& table) {
 // home(key) and moves on one slot at a time until a compare-and-swap claims an empty slot,
 // or finds its own key there. A repeated key keeps the larger index, which is the later one: the
 // result is the same whatever order the threads run in. After `capacity` probes every slot has
-// been seen: the table is full, and the insert says so instead of looping for ever.
-__device__ inline void insert_or_assign(const OpenView& table, std::uint32_t key,
-                                        std::uint32_t value) {
-  if (key == kEmptyKey) {
-    assign_empty_key(table, value);
-    return;
-  }
+// been seen: the table is full, and the insert says so instead of looping for ever. The probe
+// itself starts at any slot s: v7 needs that.
+__device__ inline void insert_or_assign_from(const OpenView& table, std::uint32_t key,
+                                             std::uint32_t value, std::uint32_t s) {
   const Slot mine = pack(key, value);
-  std::uint32_t s = home(table, key, table.capacity);
   for (std::uint32_t probes = 0; probes < table.capacity; ++probes) {
     const Slot seen = atomicCAS(&table.slots[s], kEmptySlot, mine);
     if (seen == kEmptySlot) return;  // claimed
@@ -331,12 +336,20 @@ __device__ inline void insert_or_assign(const OpenView& table, std::uint32_t key
   atomicOr(table.full, 1u);
 }
 
+__device__ inline void insert_or_assign(const OpenView& table, std::uint32_t key,
+                                        std::uint32_t value) {
+  if (key == kEmptyKey) {
+    assign_empty_key(table, value);
+    return;
+  }
+  insert_or_assign_from(table, key, value, home(table, key, table.capacity));
+}
+
 // Find follows the same probe sequence. The table does not change while find runs, so the slots
 // are read through the read-only path (__ldg). An empty slot ends the search: an insert would have
 // claimed it. A full table has none, so the search also stops after `capacity` probes.
-__device__ inline std::uint32_t find(const OpenView& table, std::uint32_t key) {
-  if (key == kEmptyKey) return find_empty_key(table);
-  std::uint32_t s = home(table, key, table.capacity);
+__device__ inline std::uint32_t find_from(const OpenView& table, std::uint32_t key,
+                                          std::uint32_t s) {
   for (std::uint32_t probes = 0; probes < table.capacity; ++probes) {
     const Slot slot = __ldg(&table.slots[s]);
     if (key_of(slot) == key) return value_of(slot);
@@ -344,6 +357,11 @@ __device__ inline std::uint32_t find(const OpenView& table, std::uint32_t key) {
     s = s + 1 == table.capacity ? 0 : s + 1;
   }
   return kNotFound;
+}
+
+__device__ inline std::uint32_t find(const OpenView& table, std::uint32_t key) {
+  if (key == kEmptyKey) return find_empty_key(table);
+  return find_from(table, key, home(table, key, table.capacity));
 }
 
 __global__ void open_insert_kernel(const std::uint32_t* keys, std::size_t n, OpenView table) {
@@ -431,12 +449,18 @@ __device__ std::uint32_t find_tile(const cg::thread_block_tile<W>& tile, const O
   return kNotFound;
 }
 
+// Key i's value: its index (v5), or values[i] (v6, whose keys have moved).
+struct IndexValues {
+  __device__ std::uint32_t operator[](std::size_t i) const { return static_cast<std::uint32_t>(i); }
+};
+
 // Tile t of the grid takes keys t, t + tiles, ...: every thread of a tile runs the same loop.
-template <int W>
-__global__ void tile_insert_kernel(const std::uint32_t* keys, std::size_t n, OpenView table) {
+template <int W, typename Values = IndexValues>
+__global__ void tile_insert_kernel(const std::uint32_t* keys, std::size_t n, OpenView table,
+                                   Values values = {}) {
   const auto tile = cg::tiled_partition<W>(cg::this_thread_block());
   for (std::size_t i = course::first_index() / W; i < n; i += course::grid_stride() / W)
-    insert_or_assign_tile<W>(tile, table, keys[i], static_cast<std::uint32_t>(i));
+    insert_or_assign_tile<W>(tile, table, keys[i], values[i]);
 }
 
 template <int W>
@@ -468,6 +492,521 @@ void find_cooperative(const std::uint32_t* queries, std::size_t n, OpenTable& ta
       <<<open_grid(tile_find_kernel<W>, n * W, launch), kThreads, 0, launch.stream>>>(
           queries, n, table.view(), out);
   CUDA_CHECK_LAUNCH();
+}
+
+// ---- v6: the keys partitioned by table region ---------------------------------------------------
+
+// v5's probes land all over a table eight times the size of the H100's L2, so nearly every one is
+// a trip to DRAM. v6 first sorts the keys, roughly: by the region of the table their home window
+// lies in, with one counting pass and one scatter, as radix-partitioned hash joins do. Then it
+// runs v5's insert over the keys in that order. The grid works through the array from front to
+// back, so at any moment its probes fall in one or two regions, and a region a fraction of the L2
+// stays there while it is filled: each of its sectors comes from DRAM once and goes back once.
+// Finds do the same, and then put each answer back in its query's place.
+constexpr std::size_t kRegionL2Share = 4;  // a region is a quarter of the L2 unless told
+constexpr int kPartitionItems = 16;        // keys per thread in the count and the scatter
+constexpr int kPartitionTile = kThreads * kPartitionItems;  // keys per block: 4096
+constexpr std::uint32_t kMaxRegions = 1024;  // regions x tiles stays below 2^31 (CUB's int count)
+
+// How a table is cut: `count` regions of `per_region` of its v5 windows (the last may be short),
+// and the keys into `tiles` tiles of kPartitionTile keys, one per block.
+struct Regions {
+  std::uint32_t windows;
+  std::uint32_t per_region;
+  std::uint32_t count;
+  std::uint32_t tiles;
+};
+
+inline Regions regions_for(std::size_t capacity, std::size_t n, std::size_t region_bytes) {
+  const std::size_t windows = capacity / kWindow;
+  std::size_t per_region = std::max<std::size_t>(region_bytes / (kWindow * sizeof(Slot)), 1);
+  per_region = std::max<std::size_t>(per_region, (windows + kMaxRegions - 1) / kMaxRegions);
+  per_region = std::min(per_region, windows);  // a region larger than the table is the table
+  return {static_cast<std::uint32_t>(windows), static_cast<std::uint32_t>(per_region),
+          static_cast<std::uint32_t>((windows + per_region - 1) / per_region),
+          static_cast<std::uint32_t>((n + kPartitionTile - 1) / kPartitionTile)};
+}
+
+// The region a key's probe starts in: v5's home window, over the windows a region holds.
+__device__ inline std::uint32_t region_of(const OpenView& table, const Regions& r,
+                                          std::uint32_t key) {
+  return home(table, key, r.windows) / r.per_region;
+}
+
+// This block's tile of keys, kPartitionItems to a thread, every load issued before any is used.
+// Keys past n are left unread; `in(j)` says whether key j is there.
+struct TileKeys {
+  std::uint32_t key[kPartitionItems];
+  std::size_t first;
+  std::size_t n;
+  __device__ std::size_t index(int j) const { return first + j * kThreads + threadIdx.x; }
+  __device__ bool in(int j) const { return index(j) < n; }
+};
+
+__device__ inline TileKeys load_tile(const std::uint32_t* keys, std::size_t n) {
+  TileKeys t;
+  t.first = static_cast<std::size_t>(blockIdx.x) * kPartitionTile;
+  t.n = n;
+#pragma unroll
+  for (int j = 0; j < kPartitionItems; ++j)
+    if (t.in(j)) t.key[j] = keys[t.index(j)];
+  return t;
+}
+
+// Pass 1: each block counts its tile's keys per region in shared memory, and writes its counts
+// region-major (counts[region * tiles + tile]), so that one exclusive scan of the whole array
+// gives each tile the place where its keys of each region start.
+__global__ void region_count_kernel(const std::uint32_t* keys, std::size_t n, OpenView table,
+                                    Regions r, std::uint32_t* counts) {
+  extern __shared__ std::uint32_t tally[];  // r.count words
+  for (std::uint32_t b = threadIdx.x; b < r.count; b += blockDim.x)
+    tally[b] = 0;
+  __syncthreads();
+  const TileKeys t = load_tile(keys, n);
+#pragma unroll
+  for (int j = 0; j < kPartitionItems; ++j)
+    if (t.in(j)) atomicAdd(&tally[region_of(table, r, t.key[j])], 1u);
+  __syncthreads();
+  for (std::uint32_t b = threadIdx.x; b < r.count; b += blockDim.x)
+    counts[static_cast<std::size_t>(b) * r.tiles + blockIdx.x] = tally[b];
+}
+
+// Pass 2: each block reads its tile again and sends every key to its region's stretch of the
+// output, at the place the scan gave this tile. Written straight from the registers, the keys of
+// one warp would go to as many stretches as they have regions, 4 bytes to each: so the block
+// first lines its tile up by region in shared memory (each key's rank among its region's keys
+// from a shared counter, each region's first place from a scan of the counts), and then the
+// threads copy it out in order, neighbours to neighbouring addresses. Building (kFind false), key
+// i's index goes with it: the key has moved, and its value is where it was. Finding, the query's
+// new place is kept instead (moved_to[i]), to put its answer back.
+template <bool kFind>
+__global__ void region_scatter_kernel(const std::uint32_t* keys, std::size_t n, OpenView table,
+                                      Regions r, const std::uint32_t* starts,
+                                      std::uint32_t* keys_out, std::uint32_t* indices_or_places) {
+  constexpr int kPerThread = kMaxRegions / kThreads;
+  using Scan = cub::BlockScan<std::uint32_t, kThreads>;
+  __shared__ typename Scan::TempStorage scan;
+  __shared__ std::uint32_t tally[kMaxRegions];  // counts, then each region's first place in line
+  __shared__ std::uint32_t out_start[kMaxRegions];  // each region's first place in keys_out
+  __shared__ std::uint32_t line_key[kPartitionTile];
+  __shared__ std::uint32_t line_index[kPartitionTile];
+  for (std::uint32_t b = threadIdx.x; b < r.count; b += kThreads) {
+    tally[b] = 0;
+    out_start[b] = starts[static_cast<std::size_t>(b) * r.tiles + blockIdx.x];
+  }
+  __syncthreads();
+  const TileKeys t = load_tile(keys, n);
+  std::uint32_t region[kPartitionItems];
+  std::uint32_t rank[kPartitionItems];
+#pragma unroll
+  for (int j = 0; j < kPartitionItems; ++j) {
+    if (!t.in(j)) continue;
+    region[j] = region_of(table, r, t.key[j]);
+    rank[j] = atomicAdd(&tally[region[j]], 1u);
+  }
+  __syncthreads();
+  std::uint32_t counts[kPerThread];
+#pragma unroll
+  for (int q = 0; q < kPerThread; ++q) {
+    const std::uint32_t b = threadIdx.x * kPerThread + q;
+    counts[q] = b < r.count ? tally[b] : 0;
+  }
+  Scan(scan).ExclusiveSum(counts, counts);
+  __syncthreads();
+#pragma unroll
+  for (int q = 0; q < kPerThread; ++q) {
+    const std::uint32_t b = threadIdx.x * kPerThread + q;
+    if (b < r.count) tally[b] = counts[q];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < kPartitionItems; ++j) {
+    if (!t.in(j)) continue;
+    const std::uint32_t in_line = tally[region[j]] + rank[j];
+    line_key[in_line] = t.key[j];
+    line_index[in_line] = static_cast<std::uint32_t>(t.index(j));
+  }
+  __syncthreads();
+  const std::size_t left = n - t.first;
+  const std::uint32_t in_tile = left < kPartitionTile ? static_cast<std::uint32_t>(left)
+                                                      : static_cast<std::uint32_t>(kPartitionTile);
+  for (std::uint32_t s = threadIdx.x; s < in_tile; s += kThreads) {
+    const std::uint32_t key = line_key[s];
+    const std::uint32_t b = region_of(table, r, key);
+    const std::uint32_t place = out_start[b] + (s - tally[b]);
+    keys_out[place] = key;
+    if (kFind) {
+      indices_or_places[line_index[s]] = place;
+    } else {
+      indices_or_places[place] = line_index[s];
+    }
+  }
+}
+
+// After the finds, in the queries' order: answer i is at its query's new place.
+__global__ void put_back_kernel(const std::uint32_t* answers, const std::uint32_t* moved_to,
+                                std::size_t n, std::uint32_t* out) {
+  for (std::size_t i = course::first_index(); i < n; i += course::grid_stride())
+    out[i] = answers[moved_to[i]];
+}
+
+// Key i's value after the scatter: the index that came with it.
+struct MovedValues {
+  const std::uint32_t* indices;
+  __device__ std::uint32_t operator[](std::size_t i) const { return indices[i]; }
+};
+
+// v6's and v7's GPU memory: the keys in region order, their indices (building) or new places
+// (finding), the answers in region order (v7's build: its list of spilled keys), the counts, and
+// CUB's scan space. It grows when a call needs more,
+// so the lesson's program makes one before the timed runs and passes it in Launch::scratch.
+class PartitionScratch {
+ public:
+  void reserve(std::size_t n, const Regions& r) {
+    if (keys_.size() < n) {
+      keys_ = course::DeviceBuffer<std::uint32_t>(n);
+      second_ = course::DeviceBuffer<std::uint32_t>(n);
+      answers_ = course::DeviceBuffer<std::uint32_t>(n);
+    }
+    const std::size_t counts = static_cast<std::size_t>(r.count) * r.tiles;
+    if (counts_.size() < counts) counts_ = course::DeviceBuffer<std::uint32_t>(counts);
+    std::size_t bytes = 0;
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, counts_.data(), counts_.data(),
+                                             static_cast<int>(counts)));
+    if (temp_.size() < bytes) temp_ = course::DeviceBuffer<unsigned char>(bytes);
+  }
+  std::uint32_t* keys() { return keys_.data(); }
+  std::uint32_t* second() { return second_.data(); }
+  std::uint32_t* answers() { return answers_.data(); }
+  std::uint32_t* counts() { return counts_.data(); }
+  unsigned char* temp() { return temp_.data(); }
+  std::size_t temp_bytes() const { return temp_.size(); }
+  std::uint32_t* spill_count() { return spill_count_.data(); }
+
+ private:
+  course::DeviceBuffer<std::uint32_t> keys_{1};
+  course::DeviceBuffer<std::uint32_t> second_{1};
+  course::DeviceBuffer<std::uint32_t> answers_{1};
+  course::DeviceBuffer<std::uint32_t> counts_{1};
+  course::DeviceBuffer<unsigned char> temp_{1};
+  course::DeviceBuffer<std::uint32_t> spill_count_{1};
+};
+
+inline std::size_t region_bytes_for(const Launch& launch) {
+  static const std::size_t l2 = course::l2_bytes();
+  return launch.region_bytes > 0 ? launch.region_bytes : l2 / kRegionL2Share;
+}
+
+// The count, the scan and the scatter: afterwards s.keys() holds the keys in region order, and
+// s.second() their indices (kFind false) or, for each query, its new place (kFind true).
+template <bool kFind>
+void partition_by_region(const std::uint32_t* keys, std::size_t n, OpenView view, const Regions& r,
+                         PartitionScratch& s, cudaStream_t stream) {
+  region_count_kernel<<<r.tiles, kThreads, r.count * sizeof(std::uint32_t), stream>>>(
+      keys, n, view, r, s.counts());
+  CUDA_CHECK_LAUNCH();
+  std::size_t bytes = s.temp_bytes();
+  CUDA_CHECK(cub::DeviceScan::ExclusiveSum(s.temp(), bytes, s.counts(), s.counts(),
+                                           static_cast<int>(r.count * r.tiles), stream));
+  region_scatter_kernel<kFind>
+      <<<r.tiles, kThreads, 0, stream>>>(keys, n, view, r, s.counts(), s.keys(), s.second());
+  CUDA_CHECK_LAUNCH();
+}
+
+// v6's insert, after partition_by_region<false>: v5's insert over the keys in region order.
+inline void insert_partitioned_keys(std::size_t n, OpenTable& table, PartitionScratch& s,
+                                    const Launch& launch) {
+  tile_insert_kernel<kWindow, MovedValues>
+      <<<open_grid(tile_insert_kernel<kWindow, MovedValues>, n * kWindow, launch), kThreads, 0,
+         launch.stream>>>(s.keys(), n, table.view(), MovedValues{s.second()});
+  CUDA_CHECK_LAUNCH();
+}
+
+// Runs `work` on launch.scratch, or on scratch of its own (freed after the GPU is done with it).
+template <typename Work>
+void with_scratch(std::size_t n, const Regions& r, const Launch& launch, Work&& work) {
+  if (launch.scratch != nullptr) {
+    launch.scratch->reserve(n, r);
+    work(*launch.scratch);
+    return;
+  }
+  PartitionScratch own;
+  own.reserve(n, r);
+  work(own);
+  CUDA_CHECK(cudaStreamSynchronize(launch.stream));
+}
+
+inline void insert_partitioned(const std::uint32_t* keys, std::size_t n, OpenTable& table,
+                               Launch launch) {
+  require_keys(n, kMaxKeys);
+  const Regions r = regions_for(table.capacity(), n, region_bytes_for(launch));
+  with_scratch(n, r, launch, [&](PartitionScratch& s) {
+    partition_by_region<false>(keys, n, table.view(), r, s, launch.stream);
+    insert_partitioned_keys(n, table, s, launch);
+  });
+}
+
+// v6's find: the queries partitioned the same way, v5's find over them in region order, each
+// answer put back in its query's place.
+inline void find_partitioned(const std::uint32_t* queries, std::size_t n, OpenTable& table,
+                             std::uint32_t* out, Launch launch) {
+  require_keys(n, kMaxKeys);
+  const Regions r = regions_for(table.capacity(), n, region_bytes_for(launch));
+  with_scratch(n, r, launch, [&](PartitionScratch& s) {
+    partition_by_region<true>(queries, n, table.view(), r, s, launch.stream);
+    tile_find_kernel<kWindow>
+        <<<open_grid(tile_find_kernel<kWindow>, n * kWindow, launch), kThreads, 0, launch.stream>>>(
+            s.keys(), n, table.view(), s.answers());
+    CUDA_CHECK_LAUNCH();
+    put_back_kernel<<<open_grid(put_back_kernel, n, launch), kThreads, 0, launch.stream>>>(
+        s.answers(), s.second(), n, out);
+    CUDA_CHECK_LAUNCH();
+  });
+}
+
+// ---- v7: each stretch of the table built in shared memory ---------------------------------------
+
+// v6's keys still claim their slots with compare-and-swaps in L2, one round trip each. v7 cuts
+// each of v6's regions into stretches as large as a block's shared memory (kBuildBlocksPerSM
+// blocks an SM), and gives each stretch a block: the block fills its stretch with empty slots in
+// shared memory, reads its region's keys, inserts those whose probe starts in its stretch with
+// shared-memory compare-and-swaps, and writes the stretch out whole, in order. The table is
+// written once, with wide stores, and never read. A probe that runs off the end of its stretch
+// cannot finish there: its key goes on a list, and one small kernel inserts the listed keys
+// afterwards, in global memory as v4 does, into the slots still empty. Finds load each stretch
+// into shared memory and answer there, going to global memory only for probes that run off it.
+constexpr int kBuildThreads = 512;
+constexpr int kBuildBlocksPerSM = 2;  // so that one block's shared work overlaps another's copies
+
+// The table as v7 cuts it: v6's regions, each of `per_region` stretches of `windows` windows.
+struct Stretches {
+  Regions r;
+  std::uint32_t windows;
+  std::uint32_t per_region;
+};
+
+// The windows one block's shared memory holds when kBuildBlocksPerSM blocks share an SM (each
+// block loses 1 KiB to the system): 3616 windows, 113 KiB, on an H100.
+inline std::uint32_t stretch_windows() {
+  int device = 0;
+  int per_sm = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  const std::size_t per_block = std::min<std::size_t>(
+      static_cast<std::size_t>(per_sm) / kBuildBlocksPerSM - 1024, course::max_shared_bytes());
+  return static_cast<std::uint32_t>(per_block / (kWindow * sizeof(Slot)));
+}
+
+inline Stretches stretches_for(std::size_t capacity, std::size_t n, std::uint32_t windows) {
+  const std::size_t table_windows = capacity / kWindow;
+  const std::size_t stretches = (table_windows + windows - 1) / windows;
+  const std::size_t per_region = (stretches + kMaxRegions - 1) / kMaxRegions;
+  const Regions r = regions_for(capacity, n, per_region * windows * kWindow * sizeof(Slot));
+  return {r, static_cast<std::uint32_t>(std::min<std::size_t>(windows, table_windows)),
+          static_cast<std::uint32_t>(per_region)};
+}
+
+// Block b's stretch: windows [first, end) of the table (none, for a block past the last region's
+// end), and its region's keys, [begin, finish) of the partitioned array.
+struct Stretch {
+  std::uint32_t first;
+  std::uint32_t end;
+  std::uint32_t slots;
+  std::size_t begin;
+  std::size_t finish;
+};
+
+__device__ inline Stretch stretch_of(const Stretches& st, const std::uint32_t* starts,
+                                     std::size_t n) {
+  const std::uint32_t region = blockIdx.x / st.per_region;
+  Stretch s;
+  s.first = region * st.r.per_region + (blockIdx.x % st.per_region) * st.windows;
+  s.end = min(min(s.first + st.windows, (region + 1) * st.r.per_region), st.r.windows);
+  s.end = max(s.end, s.first);
+  s.slots = (s.end - s.first) * kWindow;
+  s.begin = starts[static_cast<std::size_t>(region) * st.r.tiles];
+  s.finish =
+      region + 1 < st.r.count ? starts[static_cast<std::size_t>(region + 1) * st.r.tiles] : n;
+  return s;
+}
+
+// Calls work(j, key, value, home window) for each key j of the block's region whose probe starts
+// in its stretch. A thread loads kStretchBatch keys at once, and then the values (values[j], when
+// there are values) of those that are its stretch's, so that a block has many loads in flight.
+constexpr int kStretchBatch = 8;
+
+template <typename Work>
+__device__ void for_stretch_keys(const Stretch& s, const std::uint32_t* keys,
+                                 const std::uint32_t* values, const OpenView& table,
+                                 const Stretches& st, Work&& work) {
+  for (std::size_t base = s.begin; base < s.finish;
+       base += static_cast<std::size_t>(kStretchBatch) * blockDim.x) {
+    std::uint32_t key[kStretchBatch];
+    std::uint32_t w[kStretchBatch];
+    std::uint32_t value[kStretchBatch];
+#pragma unroll
+    for (int q = 0; q < kStretchBatch; ++q) {
+      const std::size_t j = base + q * blockDim.x + threadIdx.x;
+      if (j < s.finish) key[q] = keys[j];
+    }
+#pragma unroll
+    for (int q = 0; q < kStretchBatch; ++q) {
+      const std::size_t j = base + q * blockDim.x + threadIdx.x;
+      w[q] = j < s.finish ? home(table, key[q], st.r.windows) : s.end;
+      if (values != nullptr && w[q] >= s.first && w[q] < s.end) value[q] = values[j];
+    }
+#pragma unroll
+    for (int q = 0; q < kStretchBatch; ++q) {
+      if (w[q] >= s.first && w[q] < s.end) {
+        work(base + q * blockDim.x + threadIdx.x, key[q], values != nullptr ? value[q] : 0u, w[q]);
+      }
+    }
+  }
+}
+
+__global__ void stretch_build_kernel(const std::uint32_t* keys, const std::uint32_t* indices,
+                                     std::size_t n, OpenView table, Stretches st,
+                                     const std::uint32_t* starts, std::uint32_t* spilled,
+                                     std::uint32_t* spill_count) {
+  // The stretch in shared memory as two arrays of 32-bit words, keys and values: a 32-bit
+  // compare-and-swap claims a slot's key and a 32-bit atomicMax sets its value, both single
+  // instructions in shared memory (a 64-bit atomicMax there is a loop of compare-and-swaps).
+  extern __shared__ std::uint32_t words[];
+  const Stretch s = stretch_of(st, starts, n);
+  if (s.slots == 0) return;
+  std::uint32_t* slot_keys = words;
+  std::uint32_t* slot_values = words + s.slots;
+  for (std::uint32_t k = threadIdx.x; k < s.slots; k += blockDim.x) {
+    slot_keys[k] = kEmptyKey;
+    slot_values[k] = 0;
+  }
+  __syncthreads();
+  for_stretch_keys(s, keys, indices, table, st,
+                   [&](std::size_t j, std::uint32_t key, std::uint32_t value, std::uint32_t w) {
+                     if (key == kEmptyKey) {
+                       assign_empty_key(table, value);
+                       return;
+                     }
+                     std::uint32_t k = (w - s.first) * kWindow;
+                     for (; k < s.slots; ++k) {
+                       const std::uint32_t seen = atomicCAS(&slot_keys[k], kEmptyKey, key);
+                       if (seen == kEmptyKey || seen == key) {  // claimed, or already ours
+                         atomicMax(&slot_values[k], value);
+                         break;
+                       }
+                     }
+                     if (k == s.slots) {
+                       spilled[atomicAdd(spill_count, 1u)] = static_cast<std::uint32_t>(j);
+                     }
+                   });
+  __syncthreads();
+  // Two slots (16 bytes) a store: the stretch starts at a whole window, 32 bytes.
+  auto* to =
+      reinterpret_cast<ulonglong2*>(table.slots + static_cast<std::size_t>(s.first) * kWindow);
+  for (std::uint32_t k = threadIdx.x; k < s.slots / 2; k += blockDim.x) {
+    auto slot = [&](std::uint32_t i) {
+      return slot_keys[i] == kEmptyKey ? kEmptySlot : pack(slot_keys[i], slot_values[i]);
+    };
+    to[k] = make_ulonglong2(slot(2 * k), slot(2 * k + 1));
+  }
+}
+
+// The keys whose probe ran off their stretch, inserted into the finished table like v4's: from
+// their first slot, on through the full ones, to an empty slot (or the full-table error).
+__global__ void spilled_insert_kernel(const std::uint32_t* keys, const std::uint32_t* indices,
+                                      const std::uint32_t* spilled,
+                                      const std::uint32_t* spill_count, OpenView table) {
+  const std::uint32_t count = *spill_count;
+  for (std::size_t i = course::first_index(); i < count; i += course::grid_stride()) {
+    const std::uint32_t j = spilled[i];
+    const std::uint32_t key = keys[j];
+    insert_or_assign_from(table, key, indices[j],
+                          home(table, key, table.capacity / kWindow) * kWindow);
+  }
+}
+
+__global__ void stretch_find_kernel(const std::uint32_t* queries, std::size_t n, OpenView table,
+                                    Stretches st, const std::uint32_t* starts,
+                                    std::uint32_t* answers) {
+  extern __shared__ Slot slots[];
+  const Stretch s = stretch_of(st, starts, n);
+  if (s.slots == 0) return;
+  const auto* from = reinterpret_cast<const ulonglong2*>(
+      table.slots + static_cast<std::size_t>(s.first) * kWindow);
+  auto* to = reinterpret_cast<ulonglong2*>(slots);
+  for (std::uint32_t k = threadIdx.x; k < s.slots / 2; k += blockDim.x)
+    to[k] = from[k];
+  __syncthreads();
+  for_stretch_keys(s, queries, nullptr, table, st,
+                   [&](std::size_t j, std::uint32_t key, std::uint32_t, std::uint32_t w) {
+                     if (key == kEmptyKey) {
+                       answers[j] = find_empty_key(table);
+                       return;
+                     }
+                     std::uint32_t answer = kNotFound;
+                     std::uint32_t k = (w - s.first) * kWindow;
+                     for (; k < s.slots; ++k) {
+                       const Slot slot = slots[k];
+                       if (key_of(slot) == key) {
+                         answer = value_of(slot);
+                         break;
+                       }
+                       if (slot == kEmptySlot) break;
+                     }
+                     if (k == s.slots) {  // off the end of the stretch: on in global memory
+                       const std::uint32_t next = s.end * kWindow;
+                       answer = find_from(table, key, next == table.capacity ? 0 : next);
+                     }
+                     answers[j] = answer;
+                   });
+}
+
+inline Stretches stretches_for(const OpenTable& table, std::size_t n, const Launch& launch) {
+  static const std::uint32_t windows = stretch_windows();
+  if (launch.region_bytes == 0) return stretches_for(table.capacity(), n, windows);
+  const std::size_t asked = launch.region_bytes / (kWindow * sizeof(Slot));
+  return stretches_for(
+      table.capacity(), n,
+      static_cast<std::uint32_t>(std::max<std::size_t>(1, std::min<std::size_t>(asked, windows))));
+}
+
+inline std::size_t stretch_shared_bytes(const Stretches& st) {
+  return static_cast<std::size_t>(st.windows) * kWindow * sizeof(Slot);
+}
+
+inline void insert_stretches(const std::uint32_t* keys, std::size_t n, OpenTable& table,
+                             Launch launch) {
+  require_keys(n, kMaxKeys);
+  const Stretches st = stretches_for(table, n, launch);
+  const std::size_t shared = stretch_shared_bytes(st);
+  course::allow_shared_bytes(stretch_build_kernel, shared);
+  with_scratch(n, st.r, launch, [&](PartitionScratch& s) {
+    partition_by_region<false>(keys, n, table.view(), st.r, s, launch.stream);
+    CUDA_CHECK(cudaMemsetAsync(s.spill_count(), 0, sizeof(std::uint32_t), launch.stream));
+    stretch_build_kernel<<<st.r.count * st.per_region, kBuildThreads, shared, launch.stream>>>(
+        s.keys(), s.second(), n, table.view(), st, s.counts(), s.answers(), s.spill_count());
+    CUDA_CHECK_LAUNCH();
+    spilled_insert_kernel<<<course::sm_count(), kThreads, 0, launch.stream>>>(
+        s.keys(), s.second(), s.answers(), s.spill_count(), table.view());
+    CUDA_CHECK_LAUNCH();
+  });
+}
+
+inline void find_stretches(const std::uint32_t* queries, std::size_t n, OpenTable& table,
+                           std::uint32_t* out, Launch launch) {
+  require_keys(n, kMaxKeys);
+  const Stretches st = stretches_for(table, n, launch);
+  const std::size_t shared = stretch_shared_bytes(st);
+  course::allow_shared_bytes(stretch_find_kernel, shared);
+  with_scratch(n, st.r, launch, [&](PartitionScratch& s) {
+    partition_by_region<true>(queries, n, table.view(), st.r, s, launch.stream);
+    stretch_find_kernel<<<st.r.count * st.per_region, kBuildThreads, shared, launch.stream>>>(
+        s.keys(), n, table.view(), st, s.counts(), s.answers());
+    CUDA_CHECK_LAUNCH();
+    put_back_kernel<<<open_grid(put_back_kernel, n, launch), kThreads, 0, launch.stream>>>(
+        s.answers(), s.second(), n, out);
+    CUDA_CHECK_LAUNCH();
+  });
 }
 
 // ---- the library: a sorted array instead of a hash table
@@ -550,6 +1089,10 @@ inline const std::vector<OpenVersion>& open_versions() {
       {"v4", "open addressing: linear probing, CAS on a key/value slot", insert_open, find_open},
       {"v5", "cooperative probing: 4 threads probe a 32-byte window", insert_cooperative<kWindow>,
        find_cooperative<kWindow>},
+      {"v6", "v5 on keys partitioned by table region, a region at a time in L2", insert_partitioned,
+       find_partitioned},
+      {"v7", "each stretch of the table built in a block's shared memory, written once",
+       insert_stretches, find_stretches},
   };
   return all;
 }

@@ -24,6 +24,7 @@ struct Options {
   bool show_race = false;
   bool bucket_sweep = false;
   bool load_sweep = false;
+  bool region_sweep = false;
   bool book_hash = false;
 };
 
@@ -40,6 +41,9 @@ void add_options(course::CommandLine& cli, Options* o) {
   cli.flag("--bucket-sweep", &o->bucket_sweep, "v1 and v2 with 2^10 to 2^24 buckets (exercise 4)");
   cli.flag("--load-sweep", &o->load_sweep,
            "v4 and v5 (windows of 4, 8 and 16 slots) at load factors 0.3 to 0.9 (exercise 4)");
+  cli.flag("--region-sweep", &o->region_sweep,
+           "v6 with table regions of 1/64 of the L2 to 8 times it, its partition and insert timed "
+           "apart (exercise 5)");
   cli.flag("--book-hash", &o->book_hash,
            "v4 and v5 start a key at key % slots, the book's hash, instead of mixing its bits "
            "first (see how --dist dups or sequential fares)");
@@ -125,14 +129,14 @@ int run(course::Lesson& lesson, const Options& o) {
   const std::size_t slots = lesson04::capacity_for(n, o.load_factor);
   const lesson04::Hash hash = o.book_hash ? lesson04::Hash::book : lesson04::Hash::mixed;
   const std::string dist = lesson04::dists().name(o.dist);
-  // On the GPU: four arrays of n words, the chained pool (16 bytes an entry) and the largest
-  // table. On the host: the keys, the absent keys, the indices and the answers (4 bytes each), the
-  // book's pool and a copy of a chained table (16 each), and std::unordered_map (40 a key: a node
-  // with the allocator's share, and a bucket pointer).
+  // On the GPU: four arrays of n words, v6's three, the chained pool (16 bytes an entry) and the
+  // largest table. On the host: the keys, the absent keys, the indices and the answers (4 bytes
+  // each), the book's pool and a copy of a chained table (16 each), and std::unordered_map (40 a
+  // key: a node with the allocator's share, and a bucket pointer).
   lesson.begin(course::format("a hash table of %zu keys (%s), values their indices; load factor "
                               "%.2f",
                               n, dist.c_str(), o.load_factor),
-               16 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n), 88 * n + 8 * slots);
+               28 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n), 88 * n + 8 * slots);
   const std::vector<std::uint32_t> keys = lesson04::make_keys(n, o.dist, seed);
   const std::vector<std::uint32_t> absent = lesson04::make_absent_keys(n, keys, seed + 1);
   const lesson04::Cpu cpu = run_cpu(lesson, keys, absent);
@@ -149,12 +153,16 @@ int run(course::Lesson& lesson, const Options& o) {
   lesson04::ChainedTable load_sized(slots, n);
   lesson04::OpenTable open(slots, hash);
   lesson04::SortedTable sorted(n);
+  // v6's partitions, made before the timed runs (a build's and a find's need the same room).
+  lesson04::PartitionScratch scratch;
+  const lesson04::Launch launch{nullptr, 0, &scratch};
+  scratch.reserve(n, lesson04::regions_for(open.capacity(), n, lesson04::region_bytes_for(launch)));
   lesson04::Rows rows{n, keys, cpu, d, {}, {}};
   lesson04::add_chained(rows, o.show_race,
                         {nullptr, o.blocks > 0 ? o.blocks : lesson04::kSeedBlocks}, &seed_sized,
                         &load_sized);
-  lesson04::add_open_and_sorted(rows, &open, &sorted);
-  lesson04::add_finds(rows, &open, &sorted, &misses);
+  lesson04::add_open_and_sorted(rows, &open, &sorted, launch);
+  lesson04::add_finds(rows, &open, &sorted, &misses, launch);
   const course::ResultTable& table = lesson.run_versions(
       course::format("lesson04, %zu keys, %s, on %s%s; insert rows count 12 bytes a key (the "
                      "key read, an 8-byte entry written), find rows 16 (query, slot, answer)",
@@ -162,6 +170,7 @@ int run(course::Lesson& lesson, const Options& o) {
                      o.book_hash ? ", v4 and v5 with the book's hash" : ""),
       12.0 * static_cast<double>(n), rows.versions);
   lesson04::print_key_rates(table, n, cpu.book_ms, rows.map_ms);
+  if (lesson.chosen("v7")) lesson04::print_stretches(open, n, scratch);
 
   bool ok = whole_trip_v4(lesson, keys, open, d, cpu.hits);
   lesson.write_csv(o.book_hash ? dist + ", book's hash" : dist,
@@ -169,6 +178,7 @@ int run(course::Lesson& lesson, const Options& o) {
   if (o.show_race && !lesson04::show_race(keys, d)) ok = false;
   if (o.bucket_sweep) lesson04::print_bucket_sweep(keys, d, lesson.reps(), o.blocks);
   if (o.load_sweep && !lesson04::print_load_sweep(n, d, lesson.reps(), cpu.hits, hash)) ok = false;
+  if (o.region_sweep && !lesson04::print_region_sweep(lesson, cpu, d, open, scratch)) ok = false;
   return lesson.finish(ok);
 }
 

@@ -77,6 +77,17 @@ inline void print_key_rates(const course::ResultTable& table, std::size_t n, dou
       course::size_text(map_timed_keys(n)).c_str());
 }
 
+// How v7 cut the table, and how many keys its last build spilled off their stretches.
+inline void print_stretches(const OpenTable& table, std::size_t n, PartitionScratch& scratch) {
+  const Stretches st = stretches_for(table, n, {});
+  std::uint32_t spilled = 0;
+  CUDA_CHECK(cudaMemcpy(&spilled, scratch.spill_count(), sizeof(spilled), cudaMemcpyDeviceToHost));
+  std::printf(
+      "v7 cuts the table into %u regions of %u stretches of %.1f KiB (one block's shared memory "
+      "each); its last build spilled %u keys off their stretches\n\n",
+      st.r.count, st.per_region, static_cast<double>(stretch_shared_bytes(st)) / 1024.0, spilled);
+}
+
 // Everything the versions read and write on the GPU, and the rows they make: each version, and
 // per row the same operation's time on std::unordered_map.
 struct Rows {
@@ -121,10 +132,12 @@ inline void add_chained(Rows& rows, bool show_race, const Launch& launch, Chaine
 }
 
 // Open addressing, checked slot by slot against the map; the sorted array, through its lookups.
-inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted) {
+// `launch` carries v6's partitions, made once by the program.
+inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted, Launch launch) {
   Rows* r = &rows;
   for (const OpenVersion& v : open_versions()) {
-    rows.add({v.name, v.idea, "", [r, v, open] { v.insert(r->d.keys.data(), r->n, *open, {}); },
+    rows.add({v.name, v.idea, "",
+              [r, v, open, launch] { v.insert(r->d.keys.data(), r->n, *open, launch); },
               [r, open] {
                 try {
                   open->throw_if_full();
@@ -148,7 +161,7 @@ inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted
 
 // Find, for present keys and for absent ones, on each table built again (untimed) first.
 inline void add_finds(Rows& rows, OpenTable* open, SortedTable* sorted,
-                      const std::vector<std::uint32_t>* misses) {
+                      const std::vector<std::uint32_t>* misses, Launch launch) {
   Rows* r = &rows;
   const double bytes = 16.0 * static_cast<double>(rows.n);  // query, slot, answer
   for (const bool present : {true, false}) {
@@ -162,12 +175,14 @@ inline void add_finds(Rows& rows, OpenTable* open, SortedTable* sorted,
       rows.add({v.name + row,
                 v.idea + which,
                 "",
-                [r, v, open, queries] { v.find(queries, r->n, *open, r->d.found.data(), {}); },
+                [r, v, open, queries, launch] {
+                  v.find(queries, r->n, *open, r->d.found.data(), launch);
+                },
                 check,
                 {},
-                [r, v, open] {
+                [r, v, open, launch] {
                   open->clear();
-                  v.insert(r->d.keys.data(), r->n, *open, {});
+                  v.insert(r->d.keys.data(), r->n, *open, launch);
                 },
                 bytes},
                cpu_ms);

@@ -2,8 +2,9 @@
 // and the slot check against tables broken on purpose, the reference map against brute force. On
 // the GPU: every chained version against std::unordered_multimap and every open-addressing
 // version and the sorted array against std::unordered_map, on random, sequential, repeated, equal
-// and colliding keys at the contract's sizes; the empty-key sentinel as a key; a table filled to
-// its last slot, and one slot too small; repeated runs under contention.
+// and colliding keys at the contract's sizes (v6 also with regions small enough that the tests'
+// tables have hundreds); the empty-key sentinel as a key; a table filled to its last slot, and one
+// slot too small; repeated runs under contention.
 #include <algorithm>
 #include <string>
 #include <unordered_map>
@@ -188,6 +189,32 @@ TEST_CASE("a chained table refuses more keys than its pool holds", "[gpu]") {
 
 namespace {
 
+// v6 and v7 with regions or stretches of 256 bytes (8 windows), so that the tests' tables have
+// many, and a probe that runs off the end of v7's stretch is common; on scratch the tests keep, as
+// the program does.
+lesson04::Launch small_regions(lesson04::Launch launch) {
+  static lesson04::PartitionScratch scratch;
+  launch.scratch = &scratch;
+  launch.region_bytes = 256;
+  return launch;
+}
+void insert_v6_small(const std::uint32_t* keys, std::size_t n, lesson04::OpenTable& table,
+                     lesson04::Launch launch) {
+  lesson04::insert_partitioned(keys, n, table, small_regions(launch));
+}
+void find_v6_small(const std::uint32_t* queries, std::size_t n, lesson04::OpenTable& table,
+                   std::uint32_t* out, lesson04::Launch launch) {
+  lesson04::find_partitioned(queries, n, table, out, small_regions(launch));
+}
+void insert_v7_small(const std::uint32_t* keys, std::size_t n, lesson04::OpenTable& table,
+                     lesson04::Launch launch) {
+  lesson04::insert_stretches(keys, n, table, small_regions(launch));
+}
+void find_v7_small(const std::uint32_t* queries, std::size_t n, lesson04::OpenTable& table,
+                   std::uint32_t* out, lesson04::Launch launch) {
+  lesson04::find_stretches(queries, n, table, out, small_regions(launch));
+}
+
 struct OpenCase {
   const char* name;
   lesson04::OpenInsert insert;
@@ -201,6 +228,9 @@ const std::vector<OpenCase>& open_cases() {
       cases.push_back({v.name, v.insert, v.find});
     cases.push_back({"v5 W=8", lesson04::insert_cooperative<8>, lesson04::find_cooperative<8>});
     cases.push_back({"v5 W=16", lesson04::insert_cooperative<16>, lesson04::find_cooperative<16>});
+    cases.push_back({"v6, 256-byte regions", insert_v6_small, find_v6_small});
+    cases.push_back(
+        {"v7, 256-byte stretches (probes often run off them)", insert_v7_small, find_v7_small});
     return cases;
   }();
   return all;
@@ -358,6 +388,81 @@ TEST_CASE("the sorted array (CUB sort, Thrust search) answers like std::unordere
           answers([&](std::uint32_t* out) { sorted.find(d_absent.data(), n, out); }, n);
       REQUIRE(course::test::mismatch(misses, std::vector<std::uint32_t>(n, lesson04::kNotFound)) ==
               "");
+    }
+  }
+}
+
+// ---- v6's partition
+// -------------------------------------------------------------------------------
+
+TEST_CASE("v6 cuts any table into at most kMaxRegions regions that cover every window", "[cpu]") {
+  for (std::size_t slots : {std::size_t{16}, std::size_t{4096}, std::size_t{200016},
+                            std::size_t{52428800}, std::size_t{4294967200}}) {
+    for (std::size_t region :
+         {std::size_t{1}, std::size_t{256}, std::size_t{12} << 20, std::size_t{1} << 40}) {
+      for (std::size_t n : {std::size_t{1}, std::size_t{4097}, std::size_t{4294967295}}) {
+        CAPTURE(slots, region, n);
+        const lesson04::Regions r = lesson04::regions_for(slots, n, region);
+        REQUIRE(r.windows == slots / lesson04::kWindow);
+        REQUIRE(r.count >= 1);
+        REQUIRE(r.count <= lesson04::kMaxRegions);
+        REQUIRE(std::size_t{r.count} * r.per_region >= r.windows);
+        REQUIRE(std::size_t{r.count - 1} * r.per_region < r.windows);  // no empty region
+        REQUIRE(std::size_t{r.tiles} * lesson04::kPartitionTile >= n);
+        REQUIRE(std::size_t{r.tiles - 1} * lesson04::kPartitionTile < n);
+        REQUIRE(std::size_t{r.count} * r.tiles < (std::size_t{1} << 31));
+      }
+    }
+  }
+}
+
+TEST_CASE("v6's partition moves every key into its region's stretch, and records the move",
+          "[gpu]") {
+  for (Dist dist : {Dist::random, Dist::dups, Dist::equal}) {
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{4095}, std::size_t{4097}, std::size_t{300007}}) {
+      CAPTURE(lesson04::dists().name(dist), n);
+      const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, course::test::seed());
+      const course::DeviceBuffer<std::uint32_t> d_keys(keys);
+      lesson04::OpenTable table(lesson04::capacity_for(n, 0.5));
+      const lesson04::Regions r = lesson04::regions_for(table.capacity(), n, 256);
+      lesson04::PartitionScratch s;
+      s.reserve(n, r);
+      auto region = [&](std::uint32_t key) {
+        return lesson04::home_slot(lesson04::Hash::mixed, key, r.windows) / r.per_region;
+      };
+      auto download = [n](std::uint32_t* p) {
+        std::vector<std::uint32_t> host(n);
+        CUDA_CHECK(cudaMemcpy(host.data(), p, n * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+        return host;
+      };
+      for (const bool find : {false, true}) {
+        CAPTURE(find);
+        CUDA_CHECK(cudaMemset(s.keys(), 0xA5, n * sizeof(std::uint32_t)));
+        CUDA_CHECK(cudaMemset(s.second(), 0xA5, n * sizeof(std::uint32_t)));
+        if (find) {
+          lesson04::partition_by_region<true>(d_keys.data(), n, table.view(), r, s, nullptr);
+        } else {
+          lesson04::partition_by_region<false>(d_keys.data(), n, table.view(), r, s, nullptr);
+        }
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const std::vector<std::uint32_t> moved = download(s.keys());
+        const std::vector<std::uint32_t> second = download(s.second());
+        std::vector<char> seen(n, 0);
+        std::size_t wrong = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+          // building: second[j] is where key j came from; finding: second[i] is where key i went
+          const std::uint32_t from = find ? static_cast<std::uint32_t>(j) : second[j];
+          const std::uint32_t to = find ? second[j] : static_cast<std::uint32_t>(j);
+          if (from >= n || to >= n || seen[from] || moved[to] != keys[from]) {
+            ++wrong;
+            continue;
+          }
+          seen[from] = 1;
+          if (j > 0 && region(moved[j]) < region(moved[j - 1])) ++wrong;
+        }
+        REQUIRE(wrong == 0);
+      }
     }
   }
 }
