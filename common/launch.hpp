@@ -23,22 +23,23 @@ __device__ inline std::size_t grid_stride() {
 }
 #endif
 
-// The number of SMs of the current device.
-inline int sm_count() {
+// One attribute of the current device (cudaDevAttrMultiProcessorCount, cudaDevAttrL2CacheSize...).
+inline int device_attribute(cudaDeviceAttr attribute) {
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
-  int sms = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
+  int value = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+  return value;
+}
+
+// The number of SMs of the current device.
+inline int sm_count() {
+  return device_attribute(cudaDevAttrMultiProcessorCount);
 }
 
 // The L2 cache of the current device, in bytes (50 MiB on an H100).
 inline std::size_t l2_bytes() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  int bytes = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
-  return static_cast<std::size_t>(bytes);
+  return static_cast<std::size_t>(device_attribute(cudaDevAttrL2CacheSize));
 }
 
 // The largest grid of `kernel` that is resident all at once: the blocks one SM can hold (limited
@@ -55,11 +56,7 @@ int occupancy_grid(Kernel kernel, int threads_per_block, std::size_t dynamic_sha
 // The most shared memory one block of the current device may have: 48 KiB by default, and more
 // (227 KiB on an H100) for a kernel that opts in with allow_shared_bytes.
 inline std::size_t max_shared_bytes() {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  int bytes = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<std::size_t>(bytes);
+  return static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
 }
 
 // The shared memory a block may have without asking: a static __shared__ array can be no larger,

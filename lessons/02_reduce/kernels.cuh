@@ -40,12 +40,9 @@ class Workspace {
 
  private:
   static std::size_t capacity_for(std::size_t n) {
-    int device = 0;
-    int blocks_per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(
-        cudaDeviceGetAttribute(&blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, device));
-    const std::size_t resident = static_cast<std::size_t>(blocks_per_sm) * course::sm_count();
+    const std::size_t resident =
+        static_cast<std::size_t>(course::device_attribute(cudaDevAttrMaxBlocksPerMultiprocessor)) *
+        course::sm_count();
     const std::size_t first_pass = (n + kThreads - 1) / kThreads;
     return first_pass > resident ? first_pass : resident;
   }

@@ -788,12 +788,10 @@ struct Stretches {
 // The windows one block's shared memory holds when kBuildBlocksPerSM blocks share an SM (each
 // block loses 1 KiB to the system): 3616 windows, 113 KiB, on an H100.
 inline std::uint32_t stretch_windows() {
-  int device = 0;
-  int per_sm = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-  const std::size_t per_block = std::min<std::size_t>(
-      static_cast<std::size_t>(per_sm) / kBuildBlocksPerSM - 1024, course::max_shared_bytes());
+  const auto per_sm = static_cast<std::size_t>(
+      course::device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
+  const std::size_t per_block =
+      std::min<std::size_t>(per_sm / kBuildBlocksPerSM - 1024, course::max_shared_bytes());
   return static_cast<std::uint32_t>(per_block / (kWindow * sizeof(Slot)));
 }
 
