@@ -266,6 +266,32 @@ bool k_sweep(course::Lesson& lesson, const std::vector<T>& in, const course::Dev
   return all_ok;
 }
 
+// ---- what v5's filter kept ---------------------------------------------------------------------
+
+// After the table: how many keys v5's last run kept above its sampled threshold, and whether its
+// select fell back to the input (the sample misjudged), or why it ran as v3.
+inline void print_filter_report(const course::Lesson& lesson, std::size_t n, std::size_t k,
+                                const SelectSpace& ws) {
+  const course::TableRow* v5 = nullptr;
+  for (const course::TableRow& r : lesson.table().rows()) {
+    if (r.version == "v5" && r.check == course::Check::ok) v5 = &r;
+  }
+  if (v5 == nullptr) return;
+  const FilterPlan plan = filter_plan(n, k);
+  if (plan.rank == 0) {
+    std::printf("v5 ran as v3: k = %zu of %zu values is too many for a sampled filter to pay\n\n",
+                k, n);
+    return;
+  }
+  const FilterReport got = filter_report(ws);
+  std::printf(
+      "v5's threshold, the %u-th largest of %u sampled keys, kept %llu of %zu keys (%.3f%%; k = "
+      "%zu, room for %llu)%s\n\n",
+      plan.rank, kSamples, got.kept, n, 100.0 * static_cast<double>(got.kept) / n, k,
+      plan.most_kept,
+      got.fell_back ? ": the sample misjudged, and the select read the input as v3 does" : "");
+}
+
 // ---- v0 on 32 blocks, and on a managed input just written ---------------------------------------
 
 // v0 on v1's 32 blocks instead of the seed's grid of one thread per value, the rest unchanged;

@@ -12,12 +12,15 @@
 //       keys kept as candidates for the next digit; then the k survivors sorted
 //   v4  for k <= 32: each warp keeps its top 32 in registers, one per lane, merged by bitonic
 //       steps over shuffles, in one pass and one launch
+//   v5  one read of the input: a sample sets a threshold just below the k-th largest key, one pass
+//       keeps the keys above it, and radix select works on those (v3 over the input if the sample
+//       misjudged)
 //   CUB / Thrust  a full sort of (value, index) pairs, descending, then the first k
 //
 // Each version lives in kernels/, read in this order: settings.cuh, v0_seed.cuh, v1_v2_merge.cuh,
-// streaming.cuh (what v3 and v4 share), v3_radix_select.cuh, v4_warp_select.cuh, and
-// libraries.cuh. Each owns its workspace; this file puts them together and lists the versions for
-// the program and the tests.
+// streaming.cuh (what v3 to v5 share), v3_radix_select.cuh, v4_warp_select.cuh,
+// v5_sampled_filter.cuh and libraries.cuh. Each owns its workspace; this file puts them together
+// and lists the versions for the program and the tests.
 #pragma once
 
 #include <cstddef>
@@ -30,6 +33,7 @@
 #include "kernels/v1_v2_merge.cuh"
 #include "kernels/v3_radix_select.cuh"
 #include "kernels/v4_warp_select.cuh"
+#include "kernels/v5_sampled_filter.cuh"
 
 namespace lesson06 {
 
@@ -41,7 +45,7 @@ struct Workspace {
   Launch launch;
   SeedLists<T> seed;    // v0 (grown by a launch with more blocks)
   MergeLists<T> merge;  // v1, v2
-  SelectSpace select;   // v3
+  SelectSpace select;   // v3, v5
   WarpLists warp;       // v4
 };
 
@@ -84,6 +88,12 @@ void top_k_v4(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*
 }
 
 template <typename T>
+void top_k_v5(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
+              Workspace<T>& ws) {
+  top_k_v5(in, n, k, values, indices, ws.select, ws.launch);
+}
+
+template <typename T>
 struct Version {
   const char* name;
   const char* idea;
@@ -106,6 +116,7 @@ const std::vector<Version<T>>& versions() {
        top_k_v2<T>},
       {"v3", "radix select: 3 digits, then sort the k", false, true, v3_limit, top_k_v3<T>},
       {"v4", "k <= 32: a warp's top 32 in registers, 1 pass", false, true, v4_limit, top_k_v4<T>},
+      {"v5", "a sampled threshold, 1 pass keeps the few above", false, true, v5_limit, top_k_v5<T>},
   };
   return all;
 }

@@ -1,8 +1,8 @@
 // Lesson 06: top-k on the GPU, from the seed's per-thread insertion lists and their 48 KiB wall to
-// a radix select that reads the input twice. Times the CPU (the seed's insertion,
-// std::partial_sort, std::nth_element and a sort), then every GPU version, CUB and Thrust on the
-// same data; checks every result bit for bit against the CPU, and every index against the input;
-// prints the table. Build alone, from this folder:
+// a radix select that reads the input twice, and one that reads it once past a sampled threshold.
+// Times the CPU (the seed's insertion, std::partial_sort, std::nth_element and a sort), then every
+// GPU version, CUB and Thrust on the same data; checks every result bit for bit against the CPU,
+// and every index against the input; prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson06
 #include <algorithm>
 #include <cstdio>
@@ -156,6 +156,7 @@ int run(course::Lesson& lesson, const Options& o) {
         "CUB and Thrust are checked with -0.0 == +0.0: their radix sorts read the two "
         "zeros as one key\n\n");
   }
+  lesson06::print_filter_report(lesson, n, k, ws.select);
   const bool grid_ok = lesson06::v0_grid_and_first_touch(lesson, in, k, managed_in.data(), out, ws,
                                                          against, o.blocks == 0);
 

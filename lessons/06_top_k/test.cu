@@ -8,6 +8,7 @@
 // elements, checked on the GPU.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -291,6 +292,39 @@ TEST_CASE("the seed's limits: threads x k keys in 48 KiB", "[cpu]") {
   CHECK(lesson06::v4_limit(1000, 33, launch) != "");
 }
 
+TEST_CASE("v5's plan: a threshold rank above the sample's spread, room for twice the keys kept",
+          "[cpu]") {
+  CHECK(lesson06::filter_plan(lesson06::kFewestSampled - 1, 10).rank == 0);  // too few: v3
+  CHECK(lesson06::filter_plan(10000000, 10000000 / 8).rank == 0);            // an eighth kept: v3
+  for (std::size_t n : {lesson06::kFewestSampled, std::size_t{10000000}, std::size_t{1} << 31}) {
+    for (std::size_t k : {std::size_t{1}, std::size_t{10}, std::size_t{1024}, std::size_t{16384}}) {
+      const lesson06::FilterPlan plan = lesson06::filter_plan(n, k);
+      if (plan.rank == 0) continue;
+      CAPTURE(n, k, plan.rank, plan.most_kept);
+      const double mu = static_cast<double>(lesson06::kSamples) * k / n;
+      CHECK(plan.rank >= mu + 4 * std::sqrt(mu) + 2);
+      CHECK(plan.rank <= mu + 4 * std::sqrt(mu) + 3);
+      const double expected = static_cast<double>(n) * plan.rank / lesson06::kSamples;
+      CHECK(static_cast<double>(plan.most_kept) >= std::min(2 * expected, static_cast<double>(n)));
+      CHECK(plan.most_kept <= n);
+    }
+  }
+  CHECK(lesson06::filter_plan(10000000, 10).rank == 3);
+  CHECK(lesson06::filter_plan(10000000, 16384).rank == 31);
+  // Every sample in its own stride, and every place in the input.
+  for (std::size_t n : {lesson06::kFewestSampled, std::size_t{10000019}, std::size_t{1} << 33}) {
+    const std::size_t stride = n / lesson06::kSamples;
+    for (unsigned i = 0; i < lesson06::kSamples; ++i) {
+      const std::size_t at = lesson06::sample_place(i, n);
+      if (at / stride != i || at >= n) FAIL("sample " << i << " of n = " << n << " at " << at);
+    }
+  }
+  CHECK(lesson06::winner_sort_for(lesson06::kRankSortMaxK) == lesson06::WinnerSort::rank);
+  CHECK(lesson06::winner_sort_for(lesson06::kRankSortMaxK + 1) == lesson06::WinnerSort::chunks);
+  CHECK(lesson06::winner_sort_for(lesson06::kChunkSortMaxK) == lesson06::WinnerSort::chunks);
+  CHECK(lesson06::winner_sort_for(lesson06::kChunkSortMaxK + 1) == lesson06::WinnerSort::cub);
+}
+
 // ---- GPU ----------------------------------------------------------------------------------------
 
 namespace {
@@ -422,6 +456,63 @@ TEST_CASE("v3's survivors sorted by rank (k <= 4096) and by CUB (any k)", "[gpu]
                   lesson06::top_k_radix_select(a, in.size(), k, values, indices, ws, how);
                 },
                 in, d_in, k, expected, true) == "");
+    }
+  }
+}
+
+TEST_CASE("v5 selects from what its filter kept, and falls back when the sample misjudged",
+          "[gpu]") {
+  const std::size_t n = 1000003;
+  const std::uint64_t seed = course::test::seed();
+  // Sampled places hold 1000 + i and every other value is 0: the threshold is above every
+  // value not sampled, so it keeps `rank` values, fewer than k = 100.
+  std::vector<std::int32_t> trap(n, 0);
+  for (unsigned i = 0; i < lesson06::kSamples; ++i)
+    trap[lesson06::sample_place(i, n)] = 1000 + static_cast<std::int32_t>(i);
+  struct Case {
+    const char* what;
+    std::vector<std::int32_t> in;
+    bool falls_back;
+  };
+  const Case cases[] = {
+      {"seed", lesson06::make_input<std::int32_t>(n, Dist::seed, seed), false},
+      {"ascending", lesson06::make_input<std::int32_t>(n, Dist::ascending, seed), false},
+      {"equal (every value kept: past the list's room)",
+       lesson06::make_input<std::int32_t>(n, Dist::equal, seed), true},
+      {"samples above the rest (fewer than k kept)", trap, true}};
+  for (const Case& c : cases) {
+    const course::DeviceBuffer<std::int32_t> d_in(c.in);
+    for (std::size_t k : {std::size_t{100}, std::size_t{5000}, std::size_t{20000}}) {
+      const lesson06::FilterPlan plan = lesson06::filter_plan(n, k);
+      REQUIRE(plan.rank != 0);
+      lesson06::Workspace<std::int32_t> ws(n, k, {});
+      INFO(c.what << ", k = " << k);
+      CHECK(checked([&](const std::int32_t* a, std::int32_t* values,
+                        std::size_t* indices) { lesson06::top_k_v5(a, n, k, values, indices, ws); },
+                    c.in, d_in, k, lesson06::reference_top_k(c.in, k), true) == "");
+      const lesson06::FilterReport report = lesson06::filter_report(ws.select);
+      CHECK(report.fell_back == c.falls_back);
+      if (!c.falls_back) {
+        CHECK(report.kept >= k);
+        CHECK(report.kept <= plan.most_kept);
+      }
+    }
+  }
+}
+
+TEST_CASE("v5's winners sorted by rank, in chunks and by CUB", "[gpu]") {
+  const std::size_t n = 1000003;
+  for (Dist dist : {Dist::dups, Dist::seed, Dist::descending}) {
+    const auto in = lesson06::make_input<float>(n, dist, course::test::seed());
+    const course::DeviceBuffer<float> d_in(in);
+    for (std::size_t k : {lesson06::kRankSortMaxK, lesson06::kRankSortMaxK + 1,
+                          lesson06::kRankSortMaxK + lesson06::kChunk + 1, std::size_t{16384},
+                          lesson06::kChunkSortMaxK, lesson06::kChunkSortMaxK + 1}) {
+      lesson06::Workspace<float> ws(n, k, {});
+      INFO(lesson06::dists().name(dist) << ", k = " << k);
+      CHECK(checked([&](const float* a, float* values,
+                        std::size_t* indices) { lesson06::top_k_v5(a, n, k, values, indices, ws); },
+                    in, d_in, k, lesson06::reference_top_k(in, k), true) == "");
     }
   }
 }
