@@ -266,17 +266,21 @@ bool k_sweep(course::Lesson& lesson, const std::vector<T>& in, const course::Dev
   return all_ok;
 }
 
+// The table's row of `version` if it ran and passed its check, else nullptr.
+inline const course::TableRow* checked_row(const course::Lesson& lesson, const char* version) {
+  for (const course::TableRow& r : lesson.table().rows()) {
+    if (r.version == version && r.check == course::Check::ok) return &r;
+  }
+  return nullptr;
+}
+
 // ---- what v5's filter kept ---------------------------------------------------------------------
 
 // After the table: how many keys v5's last run kept above its sampled threshold, and whether its
 // select fell back to the input (the sample misjudged), or why it ran as v3.
 inline void print_filter_report(const course::Lesson& lesson, std::size_t n, std::size_t k,
                                 const SelectSpace& ws) {
-  const course::TableRow* v5 = nullptr;
-  for (const course::TableRow& r : lesson.table().rows()) {
-    if (r.version == "v5" && r.check == course::Check::ok) v5 = &r;
-  }
-  if (v5 == nullptr) return;
+  if (checked_row(lesson, "v5") == nullptr) return;
   const FilterPlan plan = filter_plan(n, k);
   if (plan.rank == 0) {
     std::printf("v5 ran as v3: k = %zu of %zu values is too many for a sampled filter to pay\n\n",
@@ -301,10 +305,7 @@ template <typename T>
 bool v0_grid_and_first_touch(course::Lesson& lesson, const std::vector<T>& in, std::size_t k,
                              T* managed_in, Output<T>& out, Workspace<T>& ws,
                              const Expected<T>& expected, bool seed_grid) {
-  const course::TableRow* v0 = nullptr;
-  for (const course::TableRow& r : lesson.table().rows()) {
-    if (r.version == "v0" && r.check == course::Check::ok) v0 = &r;
-  }
+  const course::TableRow* v0 = checked_row(lesson, "v0");
   if (v0 == nullptr) return true;
   const std::size_t n = in.size();
   const auto run_v0 = [&] { top_k_v0(managed_in, n, k, out.values.data(), nullptr, ws); };

@@ -322,13 +322,9 @@ void top_k_v5(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*
   std::size_t* places = ws.sorted_indices.data();
   unsigned long long* report = ws.report.data();
   const std::size_t staged = sort == WinnerSort::chunks ? k * sizeof(Key) : 0;
+  // Room for the chunk sort's keys at any k it takes: past 48 KiB, so opted in.
+  course::allow_shared_bytes(select_kept_kernel<T>, kChunkSortMaxK * sizeof(Key));
   void* kernel = reinterpret_cast<void*>(select_kept_kernel<T>);
-  static const bool opted_in = [kernel] {  // the chunk sort's keys: past 48 KiB in all
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(kChunkSortMaxK * sizeof(Key))));
-    return true;
-  }();
-  (void)opted_in;
   void* args[] = {&in,   &n,      &k,      &s,      &buffers, &list,
                   &sort, &sorted, &places, &values, &indices, &report};
   CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, ws.grid, kSelectThreads, args, staged, stream));
