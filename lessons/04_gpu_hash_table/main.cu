@@ -129,14 +129,14 @@ int run(course::Lesson& lesson, const Options& o) {
   const std::size_t slots = lesson04::capacity_for(n, o.load_factor);
   const lesson04::Hash hash = o.book_hash ? lesson04::Hash::book : lesson04::Hash::mixed;
   const std::string dist = lesson04::dists().name(o.dist);
-  // On the GPU: four arrays of n words, v6's three, the chained pool (16 bytes an entry) and the
-  // largest table. On the host: the keys, the absent keys, the indices and the answers (4 bytes
-  // each), the book's pool and a copy of a chained table (16 each), and std::unordered_map (40 a
-  // key: a node with the allocator's share, and a bucket pointer).
+  // On the GPU: four arrays of n words, the partitions' four, the chained pool (16 bytes an entry)
+  // and the largest table. On the host: the keys, the absent keys, the indices and the answers (4
+  // bytes each), the book's pool and a copy of a chained table (16 each), and std::unordered_map
+  // (40 a key: a node with the allocator's share, and a bucket pointer).
   lesson.begin(course::format("a hash table of %zu keys (%s), values their indices; load factor "
                               "%.2f",
                               n, dist.c_str(), o.load_factor),
-               28 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n), 88 * n + 8 * slots);
+               32 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n), 88 * n + 8 * slots);
   const std::vector<std::uint32_t> keys = lesson04::make_keys(n, o.dist, seed);
   const std::vector<std::uint32_t> absent = lesson04::make_absent_keys(n, keys, seed + 1);
   const lesson04::Cpu cpu = run_cpu(lesson, keys, absent);
@@ -170,7 +170,7 @@ int run(course::Lesson& lesson, const Options& o) {
                      o.book_hash ? ", v4 and v5 with the book's hash" : ""),
       12.0 * static_cast<double>(n), rows.versions);
   lesson04::print_key_rates(table, n, cpu.book_ms, rows.map_ms);
-  if (lesson.chosen("v7")) lesson04::print_stretches(open, n, scratch);
+  lesson04::print_stretches(open, n, scratch, lesson.chosen("v7"), lesson.chosen("v8"));
 
   bool ok = whole_trip_v4(lesson, keys, open, d, cpu.hits);
   lesson.write_csv(o.book_hash ? dist + ", book's hash" : dist,

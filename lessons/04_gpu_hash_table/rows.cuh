@@ -77,15 +77,28 @@ inline void print_key_rates(const course::ResultTable& table, std::size_t n, dou
       course::size_text(map_timed_keys(n)).c_str());
 }
 
-// How v7 cut the table, and how many keys its last build spilled off their stretches.
-inline void print_stretches(const OpenTable& table, std::size_t n, PartitionScratch& scratch) {
-  const Stretches st = stretches_for(table, n, {});
-  std::uint32_t spilled = 0;
-  CUDA_CHECK(cudaMemcpy(&spilled, scratch.spill_count(), sizeof(spilled), cudaMemcpyDeviceToHost));
-  std::printf(
-      "v7 cuts the table into %u regions of %u stretches of %.1f KiB (one block's shared memory "
-      "each); its last build spilled %u keys off their stretches\n\n",
-      st.r.count, st.per_region, static_cast<double>(stretch_shared_bytes(st)) / 1024.0, spilled);
+// How v7 and v8 cut the table, and how many keys each one's last build spilled off their
+// stretches (`v7`, `v8`: whether it ran).
+inline void print_stretches(const OpenTable& table, std::size_t n, PartitionScratch& scratch,
+                            bool v7, bool v8) {
+  std::uint32_t spilled[2] = {0, 0};
+  CUDA_CHECK(cudaMemcpy(spilled, scratch.spill_count(), sizeof(spilled), cudaMemcpyDeviceToHost));
+  if (v7) {
+    const Stretches st = stretches_for(table, n, {});
+    std::printf(
+        "v7 cuts the table into %u regions of %u stretches of %.1f KiB (one block's shared memory "
+        "each); its last build spilled %u keys off their stretches\n",
+        st.r.count, st.per_region, static_cast<double>(stretch_shared_bytes(st)) / 1024.0,
+        spilled[0]);
+  }
+  if (v8) {
+    const TwoPass p = two_pass_for(table, n, {});
+    std::printf(
+        "v8 takes the keys to %u stretches in two passes: %u regions, then up to %u stretches a "
+        "region; its last build spilled %u keys off their stretches\n",
+        p.count, p.regions, p.fine, spilled[1]);
+  }
+  if (v7 || v8) std::printf("\n");
 }
 
 // Everything the versions read and write on the GPU, and the rows they make: each version, and

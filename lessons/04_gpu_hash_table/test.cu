@@ -6,6 +6,7 @@
 // tables have hundreds); the empty-key sentinel as a key; a table filled to its last slot, and one
 // slot too small; repeated runs under contention.
 #include <algorithm>
+#include <random>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -198,21 +199,16 @@ lesson04::Launch small_regions(lesson04::Launch launch) {
   launch.region_bytes = 256;
   return launch;
 }
-void insert_v6_small(const std::uint32_t* keys, std::size_t n, lesson04::OpenTable& table,
-                     lesson04::Launch launch) {
-  lesson04::insert_partitioned(keys, n, table, small_regions(launch));
+// A version run with small_regions.
+template <lesson04::OpenInsert Insert>
+void insert_small(const std::uint32_t* keys, std::size_t n, lesson04::OpenTable& table,
+                  lesson04::Launch launch) {
+  Insert(keys, n, table, small_regions(launch));
 }
-void find_v6_small(const std::uint32_t* queries, std::size_t n, lesson04::OpenTable& table,
-                   std::uint32_t* out, lesson04::Launch launch) {
-  lesson04::find_partitioned(queries, n, table, out, small_regions(launch));
-}
-void insert_v7_small(const std::uint32_t* keys, std::size_t n, lesson04::OpenTable& table,
-                     lesson04::Launch launch) {
-  lesson04::insert_stretches(keys, n, table, small_regions(launch));
-}
-void find_v7_small(const std::uint32_t* queries, std::size_t n, lesson04::OpenTable& table,
-                   std::uint32_t* out, lesson04::Launch launch) {
-  lesson04::find_stretches(queries, n, table, out, small_regions(launch));
+template <lesson04::OpenFind Find>
+void find_small(const std::uint32_t* queries, std::size_t n, lesson04::OpenTable& table,
+                std::uint32_t* out, lesson04::Launch launch) {
+  Find(queries, n, table, out, small_regions(launch));
 }
 
 struct OpenCase {
@@ -228,9 +224,13 @@ const std::vector<OpenCase>& open_cases() {
       cases.push_back({v.name, v.insert, v.find});
     cases.push_back({"v5 W=8", lesson04::insert_cooperative<8>, lesson04::find_cooperative<8>});
     cases.push_back({"v5 W=16", lesson04::insert_cooperative<16>, lesson04::find_cooperative<16>});
-    cases.push_back({"v6, 256-byte regions", insert_v6_small, find_v6_small});
-    cases.push_back(
-        {"v7, 256-byte stretches (probes often run off them)", insert_v7_small, find_v7_small});
+    cases.push_back({"v6, 256-byte regions", insert_small<lesson04::insert_partitioned>,
+                     find_small<lesson04::find_partitioned>});
+    cases.push_back({"v7, 256-byte stretches (probes often run off them)",
+                     insert_small<lesson04::insert_stretches>,
+                     find_small<lesson04::find_stretches>});
+    cases.push_back({"v8, 256-byte stretches (counted in global memory past 16384 of them)",
+                     insert_small<lesson04::insert_two_pass>, find_small<lesson04::find_two_pass>});
     return cases;
   }();
   return all;
@@ -460,6 +460,98 @@ TEST_CASE("v6's partition moves every key into its region's stretch, and records
           }
           seen[from] = 1;
           if (j > 0 && region(moved[j]) < region(moved[j - 1])) ++wrong;
+        }
+        REQUIRE(wrong == 0);
+      }
+    }
+  }
+}
+
+// ---- v8's two passes
+// ------------------------------------------------------------------------------
+
+TEST_CASE("FastDivide divides as / and % do", "[cpu]") {
+  std::mt19937 rng(static_cast<std::uint32_t>(course::test::seed()));
+  for (std::uint32_t d : {1u, 2u, 3u, 7u, 10u, 3616u, 3625u, 13107200u, 0x7FFFFFFFu, 0x80000000u,
+                          0x80000001u, 0xFFFFFFFEu, 0xFFFFFFFFu}) {
+    const lesson04::FastDivide by(d);
+    std::vector<std::uint32_t> xs = {0u, 1u, d - 1, d, d + 1, 2 * d - 1, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    for (int i = 0; i < 100000; ++i)
+      xs.push_back(static_cast<std::uint32_t>(rng()));
+    std::size_t wrong = 0;
+    for (std::uint32_t x : xs)
+      if (by.quotient(x) != x / d || by.remainder(x) != x % d) ++wrong;
+    CAPTURE(d);
+    REQUIRE(wrong == 0);
+  }
+}
+
+TEST_CASE("v8 cuts any table into stretches both of its passes can bucket", "[cpu]") {
+  for (std::size_t slots : {std::size_t{16}, std::size_t{4096}, std::size_t{200016},
+                            std::size_t{52428800}, std::size_t{4294967200}}) {
+    for (std::size_t windows :
+         {std::size_t{1}, std::size_t{8}, std::size_t{3616}, std::size_t{1} << 40}) {
+      CAPTURE(slots, windows);
+      const lesson04::TwoPass p = lesson04::two_pass_for(slots, 4097, windows);
+      REQUIRE(p.table_windows == slots / lesson04::kWindow);
+      REQUIRE(p.windows >= 1);
+      REQUIRE(std::size_t{p.count} * p.windows >= p.table_windows);
+      REQUIRE(std::size_t{p.count - 1} * p.windows < p.table_windows);  // no empty stretch
+      REQUIRE(p.fine == 1u << p.fine_shift);
+      REQUIRE(p.fine <= lesson04::kMaxRegions);
+      REQUIRE(p.regions >= 1);
+      REQUIRE(p.regions <= lesson04::kMaxRegions);
+      REQUIRE(std::size_t{p.regions} * p.fine >= p.count);
+      REQUIRE(std::size_t{p.regions - 1} * p.fine < p.count);
+      REQUIRE(p.tiles == 2);
+    }
+  }
+}
+
+TEST_CASE("v8's two passes take every key to its stretch, with where it came from", "[gpu]") {
+  for (Dist dist : {Dist::random, Dist::dups, Dist::equal}) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{4095}, std::size_t{4097}, std::size_t{300007},
+                          std::size_t{1000003}}) {
+      // 8-window stretches: tens of thousands of them at the largest n, counted in global memory.
+      for (std::size_t windows : {std::size_t{8}, std::size_t{3616}}) {
+        CAPTURE(lesson04::dists().name(dist), n, windows);
+        const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, course::test::seed());
+        const course::DeviceBuffer<std::uint32_t> d_keys(keys);
+        lesson04::OpenTable table(lesson04::capacity_for(n, 0.5));
+        const lesson04::TwoPass p = lesson04::two_pass_for(table.capacity(), n, windows);
+        lesson04::PartitionScratch s;
+        s.reserve(n, lesson04::Regions{});
+        CUDA_CHECK(cudaMemset(s.answers(), 0xA5, n * sizeof(std::uint32_t)));
+        CUDA_CHECK(cudaMemset(s.fourth(), 0xA5, n * sizeof(std::uint32_t)));
+        lesson04::partition_to_stretches(d_keys.data(), n, table.view(), p, s, nullptr);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        auto download = [](std::uint32_t* from, std::size_t count) {
+          std::vector<std::uint32_t> host(count);
+          CUDA_CHECK(
+              cudaMemcpy(host.data(), from, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+          return host;
+        };
+        const std::vector<std::uint32_t> moved = download(s.answers(), n);
+        const std::vector<std::uint32_t> from = download(s.fourth(), n);
+        const std::vector<std::uint32_t> starts =
+            download(s.plan(p.words()) + p.starts(), p.count + 1);
+        REQUIRE(starts.front() == 0);
+        REQUIRE(starts.back() == n);
+        auto stretch = [&](std::uint32_t key) {
+          return lesson04::home_slot(lesson04::Hash::mixed, key, p.table_windows) / p.windows;
+        };
+        std::vector<char> seen(n, 0);
+        std::size_t wrong = 0;
+        std::uint32_t s_at = 0;  // the stretch whose keys place j lies among
+        for (std::size_t j = 0; j < n; ++j) {
+          while (s_at + 1 < p.count && starts[s_at + 1] <= j)
+            ++s_at;
+          if (from[j] >= n || seen[from[j]] || moved[j] != keys[from[j]] ||
+              stretch(moved[j]) != s_at) {
+            ++wrong;
+            continue;
+          }
+          seen[from[j]] = 1;
         }
         REQUIRE(wrong == 0);
       }
