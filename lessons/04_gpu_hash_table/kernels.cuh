@@ -571,6 +571,35 @@ __global__ void region_count_kernel(const std::uint32_t* keys, std::size_t n, Op
     counts[static_cast<std::size_t>(b) * r.tiles + blockIdx.x] = tally[b];
 }
 
+// The middle of a block's scatter (v6's and v8's), once its tile's keys are counted per bucket in
+// tally: each count becomes its bucket's first place in the line-up (an exclusive scan), and
+// reserve(bucket, count, first place) runs for each bucket, by the thread that scanned it. Returns
+// after a barrier, so that the places can be read.
+constexpr int kBucketsPerThread = kMaxRegions / kThreads;
+using TileScan = cub::BlockScan<std::uint32_t, kThreads>;
+
+template <typename Reserve>
+__device__ void bucket_places(typename TileScan::TempStorage& scan, std::uint32_t* tally,
+                              std::uint32_t buckets, Reserve&& reserve) {
+  std::uint32_t counts[kBucketsPerThread];
+  std::uint32_t in_line[kBucketsPerThread];
+#pragma unroll
+  for (int q = 0; q < kBucketsPerThread; ++q) {
+    const std::uint32_t b = threadIdx.x * kBucketsPerThread + q;
+    counts[q] = b < buckets ? tally[b] : 0;
+  }
+  TileScan(scan).ExclusiveSum(counts, in_line);
+  __syncthreads();
+#pragma unroll
+  for (int q = 0; q < kBucketsPerThread; ++q) {
+    const std::uint32_t b = threadIdx.x * kBucketsPerThread + q;
+    if (b >= buckets) continue;
+    tally[b] = in_line[q];
+    reserve(b, counts[q], in_line[q]);
+  }
+  __syncthreads();
+}
+
 // Pass 2: each block reads its tile again and sends every key to its region's stretch of the
 // output, at the place the scan gave this tile. Written straight from the registers, the keys of
 // one warp would go to as many stretches as they have regions, 4 bytes to each: so the block
@@ -583,9 +612,7 @@ template <bool kFind>
 __global__ void region_scatter_kernel(const std::uint32_t* keys, std::size_t n, OpenView table,
                                       Regions r, const std::uint32_t* starts,
                                       std::uint32_t* keys_out, std::uint32_t* indices_or_places) {
-  constexpr int kPerThread = kMaxRegions / kThreads;
-  using Scan = cub::BlockScan<std::uint32_t, kThreads>;
-  __shared__ typename Scan::TempStorage scan;
+  __shared__ typename TileScan::TempStorage scan;
   __shared__ std::uint32_t tally[kMaxRegions];  // counts, then each region's first place in line
   __shared__ std::uint32_t out_start[kMaxRegions];  // each region's first place in keys_out
   __shared__ std::uint32_t line_key[kPartitionTile];
@@ -605,20 +632,7 @@ __global__ void region_scatter_kernel(const std::uint32_t* keys, std::size_t n, 
     rank[j] = atomicAdd(&tally[region[j]], 1u);
   }
   __syncthreads();
-  std::uint32_t counts[kPerThread];
-#pragma unroll
-  for (int q = 0; q < kPerThread; ++q) {
-    const std::uint32_t b = threadIdx.x * kPerThread + q;
-    counts[q] = b < r.count ? tally[b] : 0;
-  }
-  Scan(scan).ExclusiveSum(counts, counts);
-  __syncthreads();
-#pragma unroll
-  for (int q = 0; q < kPerThread; ++q) {
-    const std::uint32_t b = threadIdx.x * kPerThread + q;
-    if (b < r.count) tally[b] = counts[q];
-  }
-  __syncthreads();
+  bucket_places(scan, tally, r.count, [](std::uint32_t, std::uint32_t, std::uint32_t) {});
 #pragma unroll
   for (int j = 0; j < kPartitionItems; ++j) {
     if (!t.in(j)) continue;
@@ -1193,9 +1207,7 @@ __global__ void two_pass_scatter_kernel(const std::uint32_t* keys, const std::ui
                                         std::size_t n, OpenView table, TwoPass p,
                                         std::uint32_t* plan, std::uint32_t* keys_out,
                                         std::uint32_t* indices_out) {
-  constexpr int kPerThread = kMaxRegions / kThreads;
-  using Scan = cub::BlockScan<std::uint32_t, kThreads>;
-  __shared__ typename Scan::TempStorage scan;
+  __shared__ typename TileScan::TempStorage scan;
   __shared__ std::uint32_t tally[kMaxRegions];     // counts, then each bucket's first place in line
   __shared__ std::uint32_t out_base[kMaxRegions];  // a bucket's place in the output, less that
   __shared__ std::uint32_t line_key[kPartitionTile];
@@ -1253,24 +1265,11 @@ __global__ void two_pass_scatter_kernel(const std::uint32_t* keys, const std::ui
     rank[j] = atomicAdd(&tally[bucket[j]], 1u);
   }
   __syncthreads();
-  std::uint32_t counts[kPerThread];
-  std::uint32_t in_line[kPerThread];
-#pragma unroll
-  for (int q = 0; q < kPerThread; ++q) {
-    const std::uint32_t b = threadIdx.x * kPerThread + q;
-    counts[q] = b < buckets ? tally[b] : 0;
-  }
-  Scan(scan).ExclusiveSum(counts, in_line);
-  __syncthreads();
-#pragma unroll
-  for (int q = 0; q < kPerThread; ++q) {
-    const std::uint32_t b = threadIdx.x * kPerThread + q;
-    if (b >= buckets) continue;
-    tally[b] = in_line[q];
-    // Unsigned wrap-around is fine: out_base[b] + a place in line is a place in the output.
-    if (counts[q] != 0) out_base[b] = atomicAdd(&cursors[b], counts[q]) - in_line[q];
-  }
-  __syncthreads();
+  // Unsigned wrap-around is fine: out_base[b] + a place in line is a place in the output.
+  bucket_places(scan, tally, buckets,
+                [&](std::uint32_t b, std::uint32_t count, std::uint32_t in_line) {
+                  if (count != 0) out_base[b] = atomicAdd(&cursors[b], count) - in_line;
+                });
 #pragma unroll
   for (int j = 0; j < kPartitionItems; ++j) {
     if (first + j * kThreads + threadIdx.x >= last) continue;
