@@ -90,6 +90,36 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
+// An owning, move-only array in page-locked ("pinned") host memory (cudaMallocHost): the GPU's copy
+// engines read and write it directly, so cudaMemcpyAsync to or from it is truly asynchronous (from
+// pageable memory the runtime stages the copy and the host waits).
+template <typename T>
+class PinnedBuffer {
+ public:
+  explicit PinnedBuffer(std::size_t count) : count_(count) {
+    if (count_ > 0)
+      CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
+  }
+  ~PinnedBuffer() {
+    if (data_ != nullptr) cudaFreeHost(data_);
+  }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  PinnedBuffer(PinnedBuffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+  PinnedBuffer& operator=(PinnedBuffer&&) = delete;
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return count_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t count_ = 0;
+};
+
 // An owned CUDA event, for timing.
 class CudaEvent {
  public:

@@ -70,6 +70,12 @@ void parallel_for(std::size_t n, Body body, std::size_t grain = 1) {
       [&](unsigned, std::size_t begin, std::size_t end) { body(begin, end); }, grain);
 }
 
+// Byte i of random_bytes(n, seed), for any n > i: byte (i % 8) of random_u64(seed, i / 8). A
+// part of the bytes can so be made without the rest (lesson 07's ranks each make their own share).
+COURSE_HOST_DEVICE constexpr std::uint8_t random_byte(std::uint64_t seed, std::uint64_t i) {
+  return static_cast<std::uint8_t>(random_u64(seed, i / 8) >> (8 * (i % 8)));
+}
+
 // n uniformly random bytes. Byte i is byte (i % 8) of random_u64(seed, i / 8).
 inline std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
   std::vector<std::uint8_t> out(n);

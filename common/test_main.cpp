@@ -5,7 +5,8 @@
 // why and returns 77, which CTest reports as "skipped", never as "passed". Set
 // COURSE_REQUIRE_GPU=1 to turn that skip into a failure (on a GPU machine, so a broken driver
 // cannot pass as "no GPU"). Test cases tagged [large] also pass --needs-gpu-memory BYTES, and are
-// skipped the same way on a GPU with less free memory.
+// skipped the same way on a GPU with less free memory. Test cases tagged [multi] pass
+// --needs-gpus N, and are skipped the same way on a machine with fewer than N GPUs.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   }
   bool needs_gpu = false;
   std::uint64_t needs_memory = 0;
+  int needs_gpus = 1;
   bool listing = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
@@ -65,6 +67,10 @@ int main(int argc, char** argv) {
     }
     if (arg == "--needs-gpu-memory" && i + 1 < argc) {
       needs_memory = course::parse_count(argv[++i]);
+      continue;
+    }
+    if (arg == "--needs-gpus" && i + 1 < argc) {
+      needs_gpus = static_cast<int>(course::parse_count(argv[++i]));
       continue;
     }
     if (arg.rfind("--list", 0) == 0 || arg == "-l") listing = true;
@@ -80,6 +86,12 @@ int main(int argc, char** argv) {
         return 1;
       }
       std::printf("SKIPPED: no usable CUDA GPU (%s)\n", why.c_str());
+      return kSkipped;
+    }
+    int gpus = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&gpus));
+    if (gpus < needs_gpus) {
+      std::printf("SKIPPED: needs %d GPUs, %d found\n", needs_gpus, gpus);
       return kSkipped;
     }
     std::size_t free_bytes = 0;

@@ -40,7 +40,7 @@ struct Inputs {
 };
 
 // Element i of a (which = 0) or b (which = 1) for the input named by (seed, dist).
-inline float element(std::uint64_t seed, std::size_t i, int which, Dist dist) {
+COURSE_HOST_DEVICE inline float element(std::uint64_t seed, std::size_t i, int which, Dist dist) {
   if (dist == Dist::seed) {
     // Past 2^24, float(i) is i rounded to an even number: the arrays themselves are inexact.
     return which == 0 ? static_cast<float>(i) : static_cast<float>(2.0 * static_cast<double>(i));

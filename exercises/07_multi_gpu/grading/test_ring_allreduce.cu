@@ -1,0 +1,102 @@
+// Grades exercise 2 of lesson 07: ring_allreduce (ring_allreduce.cuh). Every rank must end with the
+// exact sum (small whole numbers, so any order of addition is exact), at awkward sizes, with 2 to 4
+// ranks (on distinct GPUs where there are enough, else sharing GPU 0), twice over. The record of
+// ring_copy grades the technique: every copy goes from a rank to its right neighbour, none is
+// larger than a chunk, and each rank receives 2 (G - 1) chunks in all: an answer that gathers
+// everything on one rank, or passes whole vectors, scores zero.
+#include <cstdint>
+#include <vector>
+
+#include "device_memory.hpp"
+#include "inputs.hpp"
+#include "ranks_testing.hpp"
+#include "ring_allreduce_harness.hpp"
+#include "testing.hpp"
+
+namespace {
+
+// Rank r's element i: a whole number in [-8, 8].
+float element(std::uint64_t seed, int r, std::size_t i) {
+  return static_cast<float>(static_cast<int>(course::random_u64(seed + 31u * r, i) % 17) - 8);
+}
+
+// "" when the copies are a ring's; else the first thing wrong with them.
+std::string ring_problem(const std::vector<grading07::Copy>& copies, int g, std::size_t n) {
+  const std::size_t chunk = (n + g - 1) / g;
+  std::vector<std::size_t> received(static_cast<std::size_t>(g), 0);
+  std::vector<int> count(static_cast<std::size_t>(g), 0);
+  for (const grading07::Copy& c : copies) {
+    std::ostringstream what;
+    what << "a copy of " << c.count << " floats from rank " << c.from << " to rank " << c.to;
+    if (c.from < 0 || c.from >= g || c.to != (c.from + 1) % g) {
+      return "copies go only to the right neighbour: not " + what.str();
+    }
+    if (c.count > chunk)
+      return what.str() + ": larger than a chunk (" + std::to_string(chunk) + ")";
+    received[static_cast<std::size_t>(c.to)] += c.count;
+    ++count[static_cast<std::size_t>(c.to)];
+  }
+  for (int r = 0; r < g; ++r) {
+    // 2 (G - 1) copies (fewer only where chunks are empty, n < G), at most 2 (G - 1) chunks.
+    if (count[static_cast<std::size_t>(r)] > 2 * (g - 1) ||
+        (n >= static_cast<std::size_t>(g) && count[static_cast<std::size_t>(r)] != 2 * (g - 1))) {
+      return "rank " + std::to_string(r) + " received " + std::to_string(count[r]) +
+             " copies, not 2 (G - 1) = " + std::to_string(2 * (g - 1));
+    }
+    if (received[static_cast<std::size_t>(r)] > 2 * static_cast<std::size_t>(g - 1) * chunk) {
+      return "rank " + std::to_string(r) + " received more than 2 (G - 1) chunks";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("the ring all-reduce leaves every rank the exact sum, moving only chunks round the ring",
+          "[gpu]") {
+  const std::uint64_t seed = course::test::seed();
+  for (int g = 2; g <= 4; ++g) {
+    grading07::TestRanks ranks(g);
+    for (std::size_t n :
+         {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{4097},
+          std::size_t{1000003}, std::size_t{1 + seed % 100000}}) {
+      const std::size_t chunk = (n + g - 1) / g;
+      std::vector<std::vector<float>> inputs(static_cast<std::size_t>(g), std::vector<float>(n));
+      std::vector<float> expected(n, 0.0f);
+      for (int r = 0; r < g; ++r) {
+        for (std::size_t i = 0; i < n; ++i) {
+          inputs[r][i] = element(seed, r, i);
+          expected[i] += inputs[r][i];
+        }
+      }
+      std::vector<course::DeviceBuffer<float>> data, scratch;
+      std::vector<float*> data_at, scratch_at;
+      for (int r = 0; r < g; ++r) {
+        CUDA_CHECK(cudaSetDevice(ranks.devices[r]));
+        data.emplace_back(n);
+        scratch.emplace_back(chunk);
+        data_at.push_back(data.back().data());
+        scratch_at.push_back(scratch.back().data());
+      }
+      for (int round = 0; round < 2; ++round) {
+        for (int r = 0; r < g; ++r) {
+          CUDA_CHECK(cudaSetDevice(ranks.devices[r]));
+          data[r].upload(inputs[r]);
+          scratch[r].fill_bytes(0xFF);
+        }
+        ranks.synchronize();
+        const std::vector<grading07::Copy> copies =
+            grading07::ring_allreduce(ranks.devices, ranks.streams, data_at, scratch_at, n);
+        ranks.synchronize();
+        INFO(g << " ranks, n = " << n << ", round " << round);
+        REQUIRE(ring_problem(copies, g, n) == "");
+        for (int r = 0; r < g; ++r) {
+          CUDA_CHECK(cudaSetDevice(ranks.devices[r]));
+          INFO("rank " << r);
+          REQUIRE(course::test::mismatch(data[r].download(), expected) == "");
+        }
+        CUDA_CHECK(cudaSetDevice(ranks.devices[0]));
+      }
+    }
+  }
+}
