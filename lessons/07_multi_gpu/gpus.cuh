@@ -94,12 +94,14 @@ class Gpus {
   cudaStream_t stream(int r) const { return streams_.at(2 * static_cast<std::size_t>(r)); }
   cudaStream_t side(int r) const { return streams_.at(2 * static_cast<std::size_t>(r) + 1); }
 
-  // Whether no device is named twice (NCCL refuses a communicator with a GPU in it twice).
-  bool distinct() const {
+  // How many different GPUs the ranks use.
+  int gpu_count() const {
     std::vector<int> sorted = devices_;
     std::sort(sorted.begin(), sorted.end());
-    return std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+    return static_cast<int>(std::unique(sorted.begin(), sorted.end()) - sorted.begin());
   }
+  // Whether no device is named twice (NCCL does not support a GPU in a communicator twice).
+  bool distinct() const { return gpu_count() == ranks(); }
   // Whether rank `reader`'s GPU can read rank `owner`'s memory directly, over NVLink or PCIe
   // (always, on the same GPU).
   bool peer(int reader, int owner) const {

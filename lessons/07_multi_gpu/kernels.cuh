@@ -238,12 +238,7 @@ class Combiner {
                                  cudaMemcpyDeviceToHost, gpus_.stream(r)));
     });
     gpus_.synchronize();  // the host waits for every GPU: the round trip v2 removes
-    for (int i = 0; i < kWidth; ++i) {
-      Value sum = host_[static_cast<std::size_t>(i)];
-      for (int r = 1; r < gpus_.ranks(); ++r)
-        sum += host_[static_cast<std::size_t>(r * kWidth + i)];
-      host_sum_[static_cast<std::size_t>(i)] = sum;
-    }
+    add_in_rank_order(host_.data(), gpus_.ranks(), kWidth, host_sum_.data());
     OnDevice on(gpus_.device(0));
     CUDA_CHECK(
         cudaMemcpyAsync(out, host_sum_.data(), kBytes, cudaMemcpyHostToDevice, gpus_.stream(0)));

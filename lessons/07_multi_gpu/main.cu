@@ -1,6 +1,6 @@
 // Lesson 07: one answer from several GPUs. Build alone, from this folder (NCCL is not in the CUDA
 // Toolkit: README.md says how to get it; without -DCOURSE_HAVE_NCCL=1 its versions are skipped):
-//   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common -DCOURSE_HAVE_NCCL=1 main.cu -lnccl -o lesson07
+//   nvcc -O3 -std=c++17 -arch=native -I../../common -DCOURSE_HAVE_NCCL=1 main.cu -lnccl -o lesson07
 // Runs the CPU reference, then every version of the chosen work on G GPUs against the one-GPU
 // baseline, and checks each against the CPU:
 //   --work hist       lesson 01's histogram of n bytes (exact: the same 256 counts);
@@ -8,7 +8,6 @@
 //   --work allreduce  n floats on every GPU, summed on every GPU: a hand-written ring of peer
 //                     copies against ncclAllReduce, with NCCL's bus bandwidth.
 #include <cstdio>
-#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -99,27 +98,29 @@ std::string limit_of(const lesson07::VersionInfo& v, bool too_few, const lesson0
 }
 
 // The scaling lines under the table: each version's speed-up over v0 (one GPU) and its parallel
-// efficiency on these ranks.
-void print_scaling(const course::ResultTable& table, int ranks) {
+// efficiency on these ranks' GPUs (ranks sharing a GPU count it once).
+void print_scaling(const course::ResultTable& table, const lesson07::Gpus& gpus) {
   const course::TableRow* v0 = nullptr;
   for (const course::TableRow& r : table.rows()) {
     if (r.version == "v0" && r.check == course::Check::ok) v0 = &r;
   }
   if (v0 == nullptr) return;
-  std::printf("scaling on %d GPU%s (strong: the same n), against v0 on one GPU, %.4f ms:\n", ranks,
-              ranks == 1 ? "" : "s", v0->time.median_ms);
+  const int ranks = gpus.ranks();
+  const int used = gpus.gpu_count();
+  const std::string on = ranks == used ? course::format("%d GPU%s", used, used == 1 ? "" : "s")
+                                       : course::format("%d ranks sharing %d GPU%s", ranks, used,
+                                                        used == 1 ? "" : "s");
+  std::printf("scaling on %s (strong: the same n), against v0 on one GPU, %.4f ms:\n", on.c_str(),
+              v0->time.median_ms);
   for (const course::TableRow& r : table.rows()) {
     if (r.version == "v0" || r.check != course::Check::ok) continue;
-    std::printf("  %s on %d GPU%s: %.4f ms, speed-up %.2fx, efficiency %.0f%%\n", r.version.c_str(),
-                ranks, ranks == 1 ? "" : "s", r.time.median_ms,
+    std::printf("  %s on %s: %.4f ms, speed-up %.2fx, efficiency %.0f%%\n", r.version.c_str(),
+                on.c_str(), r.time.median_ms,
                 lesson07::speedup(v0->time.median_ms, r.time.median_ms),
-                100.0 * lesson07::efficiency(v0->time.median_ms, r.time.median_ms, ranks));
+                100.0 * lesson07::efficiency(v0->time.median_ms, r.time.median_ms, used));
   }
   std::printf("\n");
 }
-
-bool run_in_processes(course::Lesson& lesson, const Options& o, const std::vector<int>& devices,
-                      const std::function<std::string(const std::vector<double>&)>& check);
 
 // After the CPU part: rank 0's GPU made current, and the driver's report of it (which exits 77
 // without a usable GPU).
@@ -127,6 +128,9 @@ void start_gpus(course::Lesson& lesson, const std::vector<int>& devices) {
   if (lesson07::device_count() > 0) CUDA_CHECK(cudaSetDevice(devices[0]));
   lesson.gpu();
 }
+
+bool run_in_processes(course::Lesson& lesson, const Options& o, const std::vector<int>& devices,
+                      const std::function<std::string(const std::vector<double>&)>& check);
 
 // ---- hist and dot ------------------------------------------------------------------------------
 
@@ -176,7 +180,7 @@ void run_combined(course::Lesson& lesson, lesson07::Gpus& gpus, const Part& work
       course::format("lesson07, %s, n = %zu, on %d GPU%s (%s)", kHist ? "hist" : "dot", work.n(),
                      gpus.ranks(), gpus.ranks() == 1 ? "" : "s", lesson.report().props.name),
       static_cast<double>(work.n()) * (kHist ? 1.0 : 2.0 * sizeof(float)), versions);
-  print_scaling(lesson.table(), gpus.ranks());
+  print_scaling(lesson.table(), gpus);
 }
 
 bool run_hist(course::Lesson& lesson, const Options& o, const std::vector<int>& devices,
@@ -379,9 +383,9 @@ bool run_in_processes(course::Lesson& lesson, const Options& o, const std::vecto
   const lesson07::RankReport report = lesson07::run_processes(devices, args, 300, &error);
   if (error.empty()) error = check(report.values);
   std::printf(
-      "one process per GPU (%zu processes; NCCL's id sent down a pipe; partial + "
+      "one process per GPU (%zu process%s; NCCL's id sent down a pipe; partial + "
       "ncclAllReduce): %s\n\n",
-      devices.size(),
+      devices.size(), devices.size() == 1 ? "" : "es",
       error.empty() ? course::format("%.4f ms, ok", report.median_ms).c_str()
                     : ("FAILED: " + error).c_str());
   return error.empty();

@@ -62,18 +62,26 @@ inline Share share_of(std::size_t n, int parts, int g) {
 
 // The GPUs' partial results, added in rank order: GPU 0's, then GPU 1's, and so on. Counts add
 // exactly in any order; floats do not, and this fixed order is what makes a result the same bits
-// on every run with the same number of GPUs. `partials` holds `ranks` runs of `width` values.
+// on every run with the same number of GPUs. `partials` holds `ranks` runs of `width` values;
+// `sum` gets `width` (it may be `partials` itself: row 0 becomes the sum).
+template <typename T>
+void add_in_rank_order(const T* partials, int ranks, std::size_t width, T* sum) {
+  for (std::size_t i = 0; i < width; ++i) {
+    T total = partials[i];
+    for (std::size_t r = 1; r < static_cast<std::size_t>(ranks); ++r)
+      total += partials[r * width + i];
+    sum[i] = total;
+  }
+}
+
 template <typename T>
 std::vector<T> combine_in_rank_order(const std::vector<T>& partials, int ranks) {
   if (ranks < 1 || partials.size() % static_cast<std::size_t>(ranks) != 0) {
     throw std::invalid_argument("combine_in_rank_order: partials is not ranks runs of one width");
   }
   const std::size_t width = partials.size() / static_cast<std::size_t>(ranks);
-  std::vector<T> sum(partials.begin(), partials.begin() + static_cast<std::ptrdiff_t>(width));
-  for (std::size_t r = 1; r < static_cast<std::size_t>(ranks); ++r) {
-    for (std::size_t i = 0; i < width; ++i)
-      sum[i] += partials[r * width + i];
-  }
+  std::vector<T> sum(width);
+  add_in_rank_order(partials.data(), ranks, width, sum.data());
   return sum;
 }
 
