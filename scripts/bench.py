@@ -44,30 +44,38 @@ def lesson_plans():
     """Each lesson's runs and charts, from its folder's lesson.json:
         {"name": "top-k",
          "runs": [{"log": "lesson06_k10", "program": "lesson06", "args": "--k 10 --csv ...",
-                   "status": 1, "why": "..."}],   # status (default 0): the exit the run must give
+                   "status": 1, "why": "...",     # status (default 0): the exit the run must give
+                   "gpus": 2}],                   # gpus (default 1): the GPUs the run needs
          "charts": [{"file": "lesson06.png", "title": "...", "csvs": ["lesson06_k10.csv"]}]}
     A run that writes a CSV says so with --csv; its log is the program's output. A chart whose
-    csvs start with "--curve" draws a time-against-size chart from a sweep's CSV (plot.py)."""
+    csvs start with "--curve" draws a time-against-size chart from a sweep's CSV, "--scaling" the
+    speed-up against the GPUs from runs on 1, 2, 4... GPUs (plot.py)."""
     return {meta["number"]: meta for meta in results.lessons()}
 
 
 PLANS = lesson_plans()
-# (lesson, log file stem, program, arguments, the exit status it must give)
-JOBS = [(lesson, r["log"], r["program"], r["args"], r.get("status", 0))
+# (lesson, log file stem, program, arguments, the exit status it must give, the GPUs it needs)
+JOBS = [(lesson, r["log"], r["program"], r["args"], r.get("status", 0), r.get("gpus", 1))
         for lesson, plan in PLANS.items() for r in plan["runs"]]
 # (lesson, file, title, the CSVs of its bars)
 CHARTS = [(lesson, c["file"], c["title"], c["csvs"])
           for lesson, plan in PLANS.items() for c in plan.get("charts", [])]
 
 
-def gpu_name():
-    """The first GPU's name as nvidia-smi gives it, or None without one."""
+def gpu_names():
+    """The GPUs' names as nvidia-smi gives them; none without a GPU."""
     try:
         out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
                              capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
-        return None
-    return out.strip().splitlines()[0] if out.strip() else None
+        return []
+    return [line.strip() for line in out.splitlines() if line.strip()]
+
+
+def gpu_name():
+    """The first GPU's name, or None without one."""
+    names = gpu_names()
+    return names[0] if names else None
 
 
 def gpu_folder():
@@ -84,10 +92,15 @@ def markdown_files():
     return files
 
 
-def run_job(bin_dir, out_dir, job):
-    lesson, stem, program, args = job[:4]
-    expected = job[4] if len(job) > 4 else 0
+def run_job(bin_dir, out_dir, job, gpus):
+    lesson, stem, program, args, expected, needs = job
     args = args.format(root=ROOT).split()
+    # A run for more GPUs than this machine has is left out, and its log stays as it was (lesson
+    # 07's runs on 2 and 4 GPUs, on a machine with fewer).
+    if needs > gpus:
+        print(f"  {lesson} {stem:<26} skipped: needs {needs} GPUs, this machine has {gpus}",
+              flush=True)
+        return True
     path = program if program == "python3" else os.path.join(bin_dir, program)
     log = os.path.join(out_dir, stem + ".txt")
     started = time.time()
@@ -126,8 +139,9 @@ def main(argv):
         return 2
     jobs = [job for job in JOBS if not lessons or job[0] in lessons]
     if args.list:
-        for lesson, stem, program, job_args, *_ in jobs:
-            print(f"{lesson}  {stem + '.txt':<30} {program} {job_args.format(root=ROOT)}")
+        for lesson, stem, program, job_args, _, needs in jobs:
+            on = f"  ({needs} GPUs)" if needs > 1 else ""
+            print(f"{lesson}  {stem + '.txt':<30} {program} {job_args.format(root=ROOT)}{on}")
         return 0
 
     folder = gpu_folder()
@@ -156,9 +170,11 @@ def main(argv):
             smi = subprocess.run(["nvidia-smi"], capture_output=True, text=True).stdout
             f.write("".join(line + "\n" for line in smi.splitlines()
                             if "Driver Version" in line or " On  |" in line or " Off |" in line))
-        print(f"running {len(jobs)} jobs into {out_dir}/", flush=True)
+        gpus = len(gpu_names())
+        print(f"running {len(jobs)} jobs into {out_dir}/ on {gpus} GPU{'s' if gpus > 1 else ''}",
+              flush=True)
         for job in jobs:
-            ok = run_job(bin_dir, out_dir, job) and ok
+            ok = run_job(bin_dir, out_dir, job, gpus) and ok
         if args.out:
             print(f"{'every job passed' if ok else 'a job FAILED'}; the write-ups are not updated")
             return 0 if ok else 1
@@ -184,12 +200,20 @@ def main(argv):
         if lessons and lesson not in lessons:
             continue
         files = [c if c.startswith("--") else os.path.join(out_dir, c) for c in csvs]
+        if files[0] == "--scaling":
+            # Runs on more GPUs than the machines lent so far are left out: the chart draws the
+            # GPU counts there are, two or more.
+            files = [f for f in files if f.startswith("--") or os.path.exists(f)]
+            counts = {os.path.basename(f).rsplit("_g", 1)[-1] for f in files[1:]}
+            if len(counts) < 2:
+                print(f"  {name}: skipped, it needs runs on two GPU counts or more")
+                continue
         if not all(os.path.exists(f) for f in files if not f.startswith("--")):
             print(f"  {name}: skipped, a CSV is missing")
             continue
         plot = [sys.executable, os.path.join(ROOT, "scripts", "plot.py")]
-        if files[0] == "--curve":
-            plot.append("--curve")
+        if files[0] in ("--curve", "--scaling"):
+            plot.append(files[0])
             files = files[1:]
         done = subprocess.run(plot + [os.path.join(out_dir, name), title] + files, cwd=ROOT)
         ok = ok and done.returncode == 0

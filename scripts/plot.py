@@ -5,9 +5,14 @@ library's bars hatched.
 
     python3 scripts/plot.py OUT.png TITLE a.csv b.csv ...
     python3 scripts/plot.py --curve OUT.png TITLE sweep.csv
+    python3 scripts/plot.py --scaling OUT.png TITLE g1.csv g2.csv g4.csv ...
 
 --curve draws a sweep's CSV (columns k, version, threads, median_ms, check; lesson06 --k-sweep):
 median time against k for each version, on log scales, each line ending where the version stops.
+
+--scaling draws strong scaling from runs on 1, 2, 4... GPUs (lesson07 --gpus G; the CSV's gpus
+column): each version's speed-up over the same run's v0 against the GPUs, one panel per work, with
+the ideal (speed-up = GPUs) dashed.
 
 Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
 """
@@ -97,9 +102,52 @@ def curve(out, title, path):
     return 0
 
 
+def scaling(out, title, paths):
+    runs = [read(p) for p in paths]
+    works = []
+    for rows in runs:
+        if rows[0]["dist"] not in works:
+            works.append(rows[0]["dist"])
+    fig, axes = plt.subplots(1, len(works), figsize=(5.5 * len(works), 5), squeeze=False)
+    markers = "osD^v<>px*"
+    for ax, work in zip(axes[0], works):
+        mine = sorted((r for r in runs if r[0]["dist"] == work), key=lambda r: int(r[0]["gpus"]))
+        gpus = [int(rows[0]["gpus"]) for rows in mine]
+        versions = []
+        for rows in mine:
+            versions += [r["version"] for r in rows
+                         if r["version"] not in versions and r["version"] != "v0"]
+        ax.plot(gpus, gpus, color="black", linestyle="--", linewidth=1, label="ideal")
+        for i, v in enumerate(versions):
+            points = []
+            for g, rows in zip(gpus, mine):
+                v0 = next(r for r in rows if r["version"] == "v0")
+                r = next((r for r in rows if r["version"] == v and r["check"] == "ok"), None)
+                if r is not None and v0["check"] == "ok":
+                    points.append((g, float(v0["median_ms"]) / float(r["median_ms"])))
+            if points:
+                xs, ys = zip(*points)
+                idea = next(r["idea"] for rows in mine for r in rows if r["version"] == v)
+                ax.plot(xs, ys, marker=markers[i % len(markers)], label=f"{v}: {idea}")
+        ax.set_xticks(gpus)
+        ax.set_xlabel("GPUs")
+        ax.set_ylabel("speed-up over v0 on one GPU")
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        ax.set_title(f"{work}, {label(mine[0])}", fontsize=10)
+    fig.suptitle(f"{title}\n{runs[0][0]['device']}, CUDA {runs[0][0]['cuda']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}")
+    return 0
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "--curve":
         return curve(argv[2], argv[3], argv[4])
+    if len(argv) >= 5 and argv[1] == "--scaling":
+        return scaling(argv[2], argv[3], argv[4:])
     if len(argv) < 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2

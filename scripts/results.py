@@ -20,8 +20,13 @@ Markers (each generated block sits between a marker and its closing tag):
   <!-- /table -->                                    and the best version over the library
   <!-- table glance: a.csv b.csv+c.csv ... -->       one row per lesson: v0, the best version,
   <!-- /table -->                                    every library (c.csv: another program's
-                                                     library rows, same k and type), speedups;
+                                                     library rows, same k and type; d.csv#v3:
+                                                     d's v3 is the library), speedups;
                                                      "lessons": each lesson.json's "glance"
+  <!-- table scaling: g1.csv g2.csv g4.csv -->       strong scaling (lesson 07): one row per
+  <!-- /table -->                                    version, one column per run (its "gpus"),
+                                                     each cell the time, the speed-up over the
+                                                     same run's v0 and the parallel efficiency
   <!-- table lessons: readme -->                     the lessons, from their lesson.json files:
   <!-- /table -->                                    (readme) what each teaches and its source,
                                                      (instructors) its concepts and what it
@@ -226,7 +231,10 @@ def glance_table(paths):
            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     first = None
     commands = []
+    devices = []
     for spec in paths:
+        # "a.csv#v3": the lesson's library is its own version v3 (lesson 07: NCCL).
+        spec, _, named = spec.partition("#")
         parts = spec.split("+")
         rows = read_csv(parts[0])
         commands.append(rows[0]["command"])
@@ -236,33 +244,93 @@ def glance_table(paths):
             rows = rows + [r for r in extra_rows
                            if all(r.get(key) == rows[0].get(key) for key in ("k", "type"))]
         first = first or rows[0]
+        devices.append(rows[0]["device"])
         path = parts[0]
         # A version with a space in its name ("v4 find") is a second operation of a version:
         # the glance compares the first operation (lesson 04: insert) only.
         ran = [r for r in rows if r["check"] == "ok" and " " not in r["version"]]
         seed = row_of(rows, "v0", path)
-        ours = [r for r in ran if r["version"].startswith("v")]
-        library = [r for r in ran if not r["version"].startswith("v")]
+        libraries = named.split(",") if named else []
+        ours = [r for r in ran if r["version"].startswith("v") and r["version"] not in libraries]
+        library = [r for r in ran if not r["version"].startswith("v") or r["version"] in libraries]
         if not ours or not library:
             raise ValueError(f"{spec}: no checked version or library row")
         best = min(ours, key=lambda r: float(r["median_ms"]))
         fastest = min(library, key=lambda r: float(r["median_ms"]))
 
         def cell(r):
-            return f"{r['version']}: {number(r['median_ms'], 4)} ms, {number(r['gbps'], 1)} GB/s"
+            name = r["version"]
+            if name in libraries and ":" in r["idea"]:
+                name = f"{r['idea'].split(':')[0]} ({name})"  # "NCCL: one ncclReduce": NCCL (v3)
+            return f"{name}: {number(r['median_ms'], 4)} ms, {number(r['gbps'], 1)} GB/s"
 
         lesson = rows[0]["lesson"]
         seed_cell = cell(seed) if seed["check"] == "ok" else f"{cell(seed)} (**{seed['check']}**)"
-        out.append(f"| {lesson} {LESSON_NAMES.get(lesson, '')} | {label(rows)} | {seed_cell} | "
+        where = label(rows)
+        if int(rows[0].get("gpus") or 1) > 1:
+            where += f", {rows[0]['gpus']} GPUs"
+        if rows[0]["device"] != first["device"]:
+            where += f" ({rows[0]['device']})"
+        out.append(f"| {lesson} {LESSON_NAMES.get(lesson, '')} | {where} | {seed_cell} | "
                    f"{cell(best)} | {'; '.join(cell(r) for r in library)} | "
                    f"{float(seed['median_ms']) / float(best['median_ms']):.1f}x | "
                    f"{float(fastest['median_ms']) / float(best['median_ms']):.2f}x |")
     out.append("")
-    out.append(f"Median times on {first['device']}, CUDA {first['cuda']}; GB/s are the bytes the "
+    out.append(f"Median times on {first['device']} (another GPU where a row names it), CUDA "
+               f"{first['cuda']}; GB/s are the bytes the problem must move over the time. "
+               f"Commands:" if any(d != first["device"] for d in devices) else
+               f"Median times on {first['device']}, CUDA {first['cuda']}; GB/s are the bytes the "
                f"problem must move over the time. Commands:")
     out.append("")
     for command in commands:
         out.append(f"- `{command}`")
+    return "\n".join(out) + "\n"
+
+
+def scaling_table(paths):
+    """Strong scaling from runs of one work on 1, 2, 4... GPUs (each CSV's "gpus" column, its
+    distinct GPUs): per version and run, the median time, the speed-up over the same run's v0
+    (one GPU, measured beside it) and the parallel efficiency, speed-up / GPUs."""
+    runs = [(int(rows[0]["gpus"]), rows, path) for path in paths for rows in [read_csv(path)]]
+    for _, rows, path in runs:
+        args = rows[0]["command"].split()
+        if "--devices" in args and len(set(args[args.index("--devices") + 1].split(","))) < int(
+                rows[0]["gpus"]):
+            raise ValueError(f"table scaling: {path}'s ranks share a GPU")
+    if [g for g, _, _ in runs] != sorted({g for g, _, _ in runs}):
+        raise ValueError(f"table scaling: runs on distinct GPU counts, fewest first: {paths}")
+    devices = {rows[0]["device"] for _, rows, _ in runs}
+    works = {(rows[0]["dist"], rows[0]["n"]) for _, rows, _ in runs}
+    if len(devices) != 1 or len(works) != 1:
+        raise ValueError(f"table scaling: one work and size on one kind of GPU: {paths}")
+    versions = []
+    for _, rows, _ in runs:
+        versions += [r["version"] for r in rows if r["version"] not in versions]
+    out = ["| version | idea | " + " | ".join(f"{g} GPU{'s' if g > 1 else ''}" for g, _, _ in runs)
+           + " |", "| --- | --- |" + " ---: |" * len(runs)]
+    for version in versions:
+        cells, idea = [], ""
+        for g, rows, path in runs:
+            r = next((r for r in rows if r["version"] == version), None)
+            v0 = row_of(rows, "v0", path)
+            if r is None or r["check"] == "skipped":
+                cells.append("-")
+                continue
+            idea = idea or r["idea"]
+            ms = float(r["median_ms"])
+            if r["check"] != "ok" or v0["check"] != "ok":
+                cells.append(f"{ms:.4f} ms (**{r['check']}**)")
+                continue
+            if version == "v0":
+                cells.append(f"{ms:.4f} ms on one GPU")
+                continue
+            speedup = float(v0["median_ms"]) / ms
+            cells.append(f"{ms:.4f} ms, {speedup:.2f}x, {100 * speedup / g:.0f}%")
+        out.append(f"| {version} | {idea} | " + " | ".join(cells) + " |")
+    out += ["", f"{runs[0][1][0]['dist']}, n = {runs[0][1][0]['n']}; median times on "
+            f"{devices.pop()} GPUs, CUDA {runs[0][1][0]['cuda']}. Each cell: time, speed-up over "
+            "v0 (one GPU) in the same run, efficiency = speed-up / GPUs. Commands:", ""]
+    out += [f"- `{rows[0]['command']}`" for _, rows, _ in runs]
     return "\n".join(out) + "\n"
 
 
@@ -325,6 +393,8 @@ def regenerate(text):
             body = summary_table(spec.split())
         elif kind == "table glance":
             body = glance_table(spec.split())
+        elif kind == "table scaling":
+            body = scaling_table(spec.split())
         elif kind == "table lessons":
             body = lessons_table(spec.strip())
         elif kind == "log":

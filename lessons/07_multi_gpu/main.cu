@@ -97,6 +97,15 @@ std::string limit_of(const lesson07::VersionInfo& v, bool too_few, const lesson0
 #endif
 }
 
+// Where the ranks run: "2 GPUs", or "4 ranks sharing 1 GPU".
+std::string where(const lesson07::Gpus& gpus) {
+  const int ranks = gpus.ranks();
+  const int used = gpus.gpu_count();
+  return ranks == used
+             ? course::format("%d GPU%s", used, used == 1 ? "" : "s")
+             : course::format("%d ranks sharing %d GPU%s", ranks, used, used == 1 ? "" : "s");
+}
+
 // The scaling lines under the table: each version's speed-up over v0 (one GPU) and its parallel
 // efficiency on these ranks' GPUs (ranks sharing a GPU count it once).
 void print_scaling(const course::ResultTable& table, const lesson07::Gpus& gpus) {
@@ -105,11 +114,8 @@ void print_scaling(const course::ResultTable& table, const lesson07::Gpus& gpus)
     if (r.version == "v0" && r.check == course::Check::ok) v0 = &r;
   }
   if (v0 == nullptr) return;
-  const int ranks = gpus.ranks();
   const int used = gpus.gpu_count();
-  const std::string on = ranks == used ? course::format("%d GPU%s", used, used == 1 ? "" : "s")
-                                       : course::format("%d ranks sharing %d GPU%s", ranks, used,
-                                                        used == 1 ? "" : "s");
+  const std::string on = where(gpus);
   std::printf("scaling on %s (strong: the same n), against v0 on one GPU, %.4f ms:\n", on.c_str(),
               v0->time.median_ms);
   for (const course::TableRow& r : table.rows()) {
@@ -176,10 +182,10 @@ void run_combined(course::Lesson& lesson, lesson07::Gpus& gpus, const Part& work
     versions.push_back(std::move(v));
   }
   constexpr bool kHist = std::is_same_v<Part, lesson07::Histogram>;
-  lesson.run_versions(
-      course::format("lesson07, %s, n = %zu, on %d GPU%s (%s)", kHist ? "hist" : "dot", work.n(),
-                     gpus.ranks(), gpus.ranks() == 1 ? "" : "s", lesson.report().props.name),
-      static_cast<double>(work.n()) * (kHist ? 1.0 : 2.0 * sizeof(float)), versions);
+  lesson.run_versions(course::format("lesson07, %s, n = %zu, on %s (%s)", kHist ? "hist" : "dot",
+                                     work.n(), where(gpus).c_str(), lesson.report().props.name),
+                      static_cast<double>(work.n()) * (kHist ? 1.0 : 2.0 * sizeof(float)),
+                      versions);
   print_scaling(lesson.table(), gpus);
 }
 
@@ -288,8 +294,7 @@ bool run_dot(course::Lesson& lesson, const Options& o, const std::vector<int>& d
   });
 }
 
-// ---- the all-reduce
-// ------------------------------------------------------------------------------
+// ---- the all-reduce ----------------------------------------------------------------------------
 
 void run_allreduce(course::Lesson& lesson, const std::vector<int>& devices, bool too_few) {
   const std::size_t n = lesson.n();
@@ -344,8 +349,8 @@ void run_allreduce(course::Lesson& lesson, const std::vector<int>& devices, bool
   versions.push_back(nccl);
   const double bytes = static_cast<double>(n * sizeof(float));
   const course::ResultTable& table = lesson.run_versions(
-      course::format("lesson07, all-reduce of %zu floats on %d GPU%s (%s); GB/s = algbw", n, ranks,
-                     ranks == 1 ? "" : "s", lesson.report().props.name),
+      course::format("lesson07, all-reduce of %zu floats on %s (%s); GB/s = algbw", n,
+                     where(gpus).c_str(), lesson.report().props.name),
       bytes, versions);
   std::printf(
       "bandwidth as nccl-tests report it: algbw = bytes / time, busbw = algbw * 2(G-1)/G\n");
@@ -367,8 +372,7 @@ void run_allreduce(course::Lesson& lesson, const std::vector<int>& devices, bool
   std::printf("\n");
 }
 
-// ---- one process per GPU
-// -------------------------------------------------------------------------
+// ---- one process per GPU -----------------------------------------------------------------------
 
 // --processes: the same work in one process per GPU (ranks.cuh); rank 0's answer is held to
 // `check`, which returns "" or what is wrong. False when it failed.
