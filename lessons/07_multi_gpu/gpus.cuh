@@ -49,7 +49,10 @@ class Gpus {
  public:
   // One rank per entry of `devices`. A device may be named more than once: its ranks then share
   // it, which runs every version but NCCL's on a machine with one GPU (the tests and exercises do).
-  explicit Gpus(std::vector<int> devices) : devices_(std::move(devices)) {
+  // With `peers` false, no rank counts as reaching another's memory directly, as on a machine
+  // whose GPUs cannot (lesson07 --no-peer): peer access stays off, and v2 falls back to v1.
+  explicit Gpus(std::vector<int> devices, bool peers = true)
+      : devices_(std::move(devices)), peers_(peers) {
     const int count = device_count();
     if (devices_.empty()) throw std::invalid_argument("Gpus: no devices");
     for (int d : devices_) {
@@ -105,6 +108,7 @@ class Gpus {
   // Whether rank `reader`'s GPU can read rank `owner`'s memory directly, over NVLink or PCIe
   // (always, on the same GPU).
   bool peer(int reader, int owner) const {
+    if (!peers_) return reader == owner;
     return device(reader) == device(owner) ||
            peer_[static_cast<std::size_t>(device(reader) * count_ + device(owner))];
   }
@@ -176,9 +180,10 @@ class Gpus {
     for (int r = 0; r < ranks(); ++r) {
       out += course::format("  %4d", r);
       for (int c = 0; c < ranks(); ++c)
-        out += course::format(" %4s", device(r) == device(c) ? "same" : peer(r, c) ? "yes" : "no");
+        out += course::format(" %4s", !peer(r, c) ? "no" : device(r) == device(c) ? "same" : "yes");
       out += "\n";
     }
+    if (!peers_) out += "(--no-peer: no rank reads another's memory directly)\n";
     return out;
   }
 
@@ -187,6 +192,7 @@ class Gpus {
   void enable_peer_access() {
     count_ = device_count();
     peer_.assign(static_cast<std::size_t>(count_ * count_), false);
+    if (!peers_) return;
     for (int a : devices_) {
       for (int b : devices_) {
         if (a == b || peer_[static_cast<std::size_t>(a * count_ + b)]) continue;
@@ -209,6 +215,7 @@ class Gpus {
   std::vector<cudaStream_t> streams_;  // 2 per rank
   std::vector<cudaEvent_t> done_;      // 1 per stream
   cudaEvent_t start_ = nullptr;
+  bool peers_ = true;
   int count_ = 0;
   std::vector<bool> peer_;
 };

@@ -65,8 +65,7 @@ class Spread {
   std::vector<const T*> at_;
 };
 
-// ---- the two works: a partial result from a piece of one rank's share
-// ----------------------------
+// ---- the two works: a partial result from a piece of one rank's share ---------------------------
 
 // Lesson 01's histogram: a partial is 256 64-bit counts, from lesson 01's v7 (lane copies in shared
 // memory, the next 16-byte load in flight) with the grid that fills that rank's GPU.
@@ -333,8 +332,7 @@ class Combiner {
   course::DeviceBuffer<Value> slots_;                        // v4's, on rank 0's GPU
 };
 
-// ---- every version, in the table's order
-// ---------------------------------------------------------
+// ---- every version, in the table's order --------------------------------------------------------
 
 struct VersionInfo {
   const char* name;

@@ -30,6 +30,7 @@ struct Options {
   std::string devices;
   int chunks = 4;
   bool processes = false;
+  bool no_peer = false;
   std::string rank;  // "r/G": this process is one rank of --processes
 };
 
@@ -44,6 +45,8 @@ void add_options(course::CommandLine& cli, Options* o) {
   cli.number("--chunks", &o->chunks, "v4's chunks per GPU", 1, 64);
   cli.flag("--processes", &o->processes,
            "also run one process per GPU, bootstrapped through a pipe (hist and dot; needs NCCL)");
+  cli.flag("--no-peer", &o->no_peer,
+           "act as if no GPU could read another's memory: v2 falls back to v1, and says so");
   cli.text("--rank", &o->rank, "R/G",
            "run as rank R of G, reading NCCL's id on standard input (what --processes starts)");
 }
@@ -204,7 +207,7 @@ bool run_hist(course::Lesson& lesson, const Options& o, const std::vector<int>& 
   std::printf("CPU, %u threads: %.3f ms\n\n", threads, cpu.median_ms);
   lesson.set_cpu(cpu.median_ms, course::format("the CPU with %u threads", threads));
   start_gpus(lesson, devices);
-  lesson07::Gpus gpus(devices);
+  lesson07::Gpus gpus(devices, !o.no_peer);
   std::printf("%s\n", gpus.report().c_str());
   const lesson07::Histogram work(gpus, bytes);
   course::DeviceBuffer<unsigned long long> out(lesson01::kBins);
@@ -249,7 +252,7 @@ bool run_dot(course::Lesson& lesson, const Options& o, const std::vector<int>& d
   std::printf("CPU, %u threads, in double: %.3f ms, dot %.9g\n\n", threads, cpu.median_ms, ref.dot);
   lesson.set_cpu(cpu.median_ms, course::format("the CPU with %u threads", threads));
   start_gpus(lesson, devices);
-  lesson07::Gpus gpus(devices);
+  lesson07::Gpus gpus(devices, !o.no_peer);
   std::printf("%s\n", gpus.report().c_str());
   const lesson07::Dot work(gpus, in);
   course::DeviceBuffer<float> out(1);
@@ -296,7 +299,8 @@ bool run_dot(course::Lesson& lesson, const Options& o, const std::vector<int>& d
 
 // ---- the all-reduce ----------------------------------------------------------------------------
 
-void run_allreduce(course::Lesson& lesson, const std::vector<int>& devices, bool too_few) {
+void run_allreduce(course::Lesson& lesson, const Options& o, const std::vector<int>& devices,
+                   bool too_few) {
   const std::size_t n = lesson.n();
   const int ranks = static_cast<int>(devices.size());
   int on_first = 0;
@@ -314,7 +318,7 @@ void run_allreduce(course::Lesson& lesson, const std::vector<int>& devices, bool
   std::printf("CPU, every core, the sum of %d vectors: %.3f ms\n\n", ranks, cpu.median_ms);
   lesson.set_cpu(cpu.median_ms, "the CPU's sum");
   start_gpus(lesson, devices);
-  lesson07::Gpus gpus(devices);
+  lesson07::Gpus gpus(devices, !o.no_peer);
   std::printf("%s\n", gpus.report().c_str());
   lesson07::Vectors vectors(gpus, n, lesson.options().seed);
   lesson07::Ring ring(gpus, n);
@@ -439,7 +443,7 @@ int run(course::Lesson& lesson, const Options& o) {
   } else if (o.work == Work::dot) {
     processes_ok = run_dot(lesson, options, devices, too_few);
   } else {
-    run_allreduce(lesson, devices, too_few);
+    run_allreduce(lesson, o, devices, too_few);
   }
   lesson.write_csv(lesson07::works().name(o.work), {{"gpus", std::to_string(devices.size())},
                                                     {"size", course::size_text(lesson.n())}});

@@ -127,8 +127,7 @@ std::vector<int> first_gpus(int count) {
 
 }  // namespace
 
-// ---- the CPU
-// --------------------------------------------------------------------------------------
+// ---- the CPU ------------------------------------------------------------------------------------
 
 TEST_CASE("shares cover n in order, differ by at most one, and may be empty", "[cpu]") {
   const std::size_t n = GENERATE(0u, 1u, 2u, 3u, 7u, 1000003u);
@@ -203,8 +202,7 @@ TEST_CASE("a rank can make its own share of the bytes: random_byte(i) is random_
     REQUIRE(course::random_byte(seed(), i) == all[i]);
 }
 
-// ---- ranks sharing one GPU
-// ------------------------------------------------------------------------
+// ---- ranks sharing one GPU ---------------------------------------------------------------------
 
 TEST_CASE("every version counts bytes exactly, with ranks sharing a GPU", "[gpu]") {
   const int ranks = GENERATE(1, 2, 3);
@@ -230,6 +228,18 @@ TEST_CASE("the hand-written ring all-reduce sums exactly, with ranks sharing a G
   CAPTURE(ranks, n);
   Gpus gpus(std::vector<int>(static_cast<std::size_t>(ranks), 0));
   check_all_reduce(gpus, n);
+}
+
+TEST_CASE("without peer access, v2 falls back to v1's host staging and still counts exactly",
+          "[gpu]") {
+  // lesson07 --no-peer: as on a machine whose GPUs cannot read each other's memory.
+  Gpus gpus({0, 0}, false);
+  REQUIRE_FALSE(gpus.all_peers());
+  REQUIRE_FALSE(gpus.peer(0, 1));
+  REQUIRE(gpus.peer(1, 1));
+  REQUIRE(gpus.report().find("--no-peer") != std::string::npos);
+  check_histograms(gpus, 1000003);
+  check_dots(gpus, 4097, lesson03::Dist::uniform);
 }
 
 // ---- several GPUs -------------------------------------------------------------------------------
@@ -265,4 +275,13 @@ TEST_CASE("on several GPUs the ring and NCCL's all-reduce sum exactly", "[gpu][m
   CAPTURE(n);
   Gpus gpus(first_gpus(lesson07::device_count()));
   check_all_reduce(gpus, n);
+}
+
+TEST_CASE("on several GPUs without peer access, every version and the ring are still exact",
+          "[gpu][multi]") {
+  Gpus gpus(first_gpus(lesson07::device_count()), false);
+  REQUIRE_FALSE(gpus.all_peers());
+  check_histograms(gpus, 1000003);
+  check_dots(gpus, 1000003, lesson03::Dist::uniform);
+  check_all_reduce(gpus, 1000003);
 }
