@@ -204,7 +204,7 @@ def main(argv):
             # Runs on more GPUs than the machines lent so far are left out: the chart draws the
             # GPU counts there are, two or more.
             files = [f for f in files if f.startswith("--") or os.path.exists(f)]
-            counts = {os.path.basename(f).rsplit("_g", 1)[-1] for f in files[1:]}
+            counts = {results.read_csv(f)[0]["gpus"] for f in files[1:]}
             if len(counts) < 2:
                 print(f"  {name}: skipped, it needs runs on two GPU counts or more")
                 continue

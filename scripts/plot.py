@@ -31,7 +31,7 @@ except ImportError:
                  "(Debian/Ubuntu: sudo apt install python3-matplotlib)")
     raise
 
-from results import label  # noqa: E402  (the runs named as in the generated tables)
+from results import label, speedups  # noqa: E402  (as the generated tables name and scale runs)
 
 
 def read(path):
@@ -119,12 +119,7 @@ def scaling(out, title, paths):
                          if r["version"] not in versions and r["version"] != "v0"]
         ax.plot(gpus, gpus, color="black", linestyle="--", linewidth=1, label="ideal")
         for i, v in enumerate(versions):
-            points = []
-            for g, rows in zip(gpus, mine):
-                v0 = next(r for r in rows if r["version"] == "v0")
-                r = next((r for r in rows if r["version"] == v and r["check"] == "ok"), None)
-                if r is not None and v0["check"] == "ok":
-                    points.append((g, float(v0["median_ms"]) / float(r["median_ms"])))
+            points = [(g, speedups(rows)[v]) for g, rows in zip(gpus, mine) if v in speedups(rows)]
             if points:
                 xs, ys = zip(*points)
                 idea = next(r["idea"] for rows in mine for r in rows if r["version"] == v)

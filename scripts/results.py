@@ -276,15 +276,23 @@ def glance_table(paths):
                    f"{float(seed['median_ms']) / float(best['median_ms']):.1f}x | "
                    f"{float(fastest['median_ms']) / float(best['median_ms']):.2f}x |")
     out.append("")
-    out.append(f"Median times on {first['device']} (another GPU where a row names it), CUDA "
-               f"{first['cuda']}; GB/s are the bytes the problem must move over the time. "
-               f"Commands:" if any(d != first["device"] for d in devices) else
-               f"Median times on {first['device']}, CUDA {first['cuda']}; GB/s are the bytes the "
-               f"problem must move over the time. Commands:")
+    elsewhere = " (another GPU where a row names it)" if set(devices) != {first["device"]} else ""
+    out.append(f"Median times on {first['device']}{elsewhere}, CUDA {first['cuda']}; GB/s are the "
+               f"bytes the problem must move over the time. Commands:")
     out.append("")
     for command in commands:
         out.append(f"- `{command}`")
     return "\n".join(out) + "\n"
+
+
+def speedups(rows):
+    """Strong scaling within one run (lesson 07): each checked version's speed-up over the same
+    run's v0, which runs on one GPU; {} when v0 failed."""
+    v0 = next((r for r in rows if r["version"] == "v0"), None)
+    if v0 is None or v0["check"] != "ok":
+        return {}
+    return {r["version"]: float(v0["median_ms"]) / float(r["median_ms"]) for r in rows
+            if r["check"] == "ok"}
 
 
 def scaling_table(paths):
@@ -312,20 +320,19 @@ def scaling_table(paths):
         cells, idea = [], ""
         for g, rows, path in runs:
             r = next((r for r in rows if r["version"] == version), None)
-            v0 = row_of(rows, "v0", path)
+            row_of(rows, "v0", path)  # every run has its v0, or the table says which has not
             if r is None or r["check"] == "skipped":
                 cells.append("-")
                 continue
             idea = idea or r["idea"]
             ms = float(r["median_ms"])
-            if r["check"] != "ok" or v0["check"] != "ok":
+            speedup = speedups(rows).get(version)
+            if speedup is None:
                 cells.append(f"{ms:.4f} ms (**{r['check']}**)")
-                continue
-            if version == "v0":
+            elif version == "v0":
                 cells.append(f"{ms:.4f} ms on one GPU")
-                continue
-            speedup = float(v0["median_ms"]) / ms
-            cells.append(f"{ms:.4f} ms, {speedup:.2f}x, {100 * speedup / g:.0f}%")
+            else:
+                cells.append(f"{ms:.4f} ms, {speedup:.2f}x, {100 * speedup / g:.0f}%")
         out.append(f"| {version} | {idea} | " + " | ".join(cells) + " |")
     out += ["", f"{runs[0][1][0]['dist']}, n = {runs[0][1][0]['n']}; median times on "
             f"{devices.pop()} GPUs, CUDA {runs[0][1][0]['cuda']}. Each cell: time, speed-up over "

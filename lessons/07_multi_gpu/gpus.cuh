@@ -79,6 +79,13 @@ class Gpus {
       CUDA_CHECK(cudaEventCreateWithFlags(&start_, cudaEventDisableTiming));
     }
     enable_peer_access();
+    for (int d : devices_) {
+      const bool made = std::any_of(other_l2s_.begin(), other_l2s_.end(),
+                                    [d](const auto& f) { return f.first == d; });
+      if (d == devices_[0] || made) continue;
+      OnDevice on(d);
+      other_l2s_.emplace_back(d, std::make_unique<course::L2Flush>(course::l2_bytes()));
+    }
   }
   ~Gpus() {
     for (std::size_t i = 0; i < streams_.size(); ++i) {
@@ -161,19 +168,6 @@ class Gpus {
   // each timed run), and waits: a share read in the run before must not be read from L2 in this
   // one. Call it before the run's clock starts (Lesson::poison).
   void flush_other_l2s() {
-    if (!l2s_made_) {
-      for (int d : devices_) {
-        const bool seen = std::any_of(other_l2s_.begin(), other_l2s_.end(),
-                                      [d](const auto& f) { return f.first == d; });
-        if (d == devices_[0] || seen) continue;
-        OnDevice on(d);
-        cudaDeviceProp props{};
-        CUDA_CHECK(cudaGetDeviceProperties(&props, d));
-        other_l2s_.emplace_back(
-            d, std::make_unique<course::L2Flush>(static_cast<std::size_t>(props.l2CacheSize)));
-      }
-      l2s_made_ = true;
-    }
     for (const auto& [d, l2] : other_l2s_) {
       OnDevice on(d);
       l2->flush();
@@ -240,9 +234,8 @@ class Gpus {
   std::vector<cudaStream_t> streams_;  // 2 per rank
   std::vector<cudaEvent_t> done_;      // 1 per stream
   cudaEvent_t start_ = nullptr;
-  // flush_other_l2s's flushes, one per GPU but rank 0's, made on its first call.
+  // flush_other_l2s's flushes: one per GPU of the ranks but rank 0's.
   std::vector<std::pair<int, std::unique_ptr<course::L2Flush>>> other_l2s_;
-  bool l2s_made_ = false;
   bool peers_ = true;
   int count_ = 0;
   std::vector<bool> peer_;

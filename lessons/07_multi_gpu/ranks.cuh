@@ -68,9 +68,7 @@ inline int run_rank(Work work, int rank, int ranks, int device, std::size_t n, s
                                timer));
     };
     // As in the one-process versions, each timed round starts with this GPU's L2 emptied.
-    int l2_bytes = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-    course::L2Flush l2(static_cast<std::size_t>(l2_bytes));
+    course::L2Flush l2(course::l2_bytes());
     const course::Timing t = course::time_gpu([&] { l2.flush(timer); }, round, reps);
     std::vector<std::remove_pointer_t<decltype(out)>> values(static_cast<std::size_t>(width));
     CUDA_CHECK(
