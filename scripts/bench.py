@@ -200,6 +200,12 @@ def main(argv):
         if lessons and lesson not in lessons:
             continue
         files = [c if c.startswith("--") else os.path.join(out_dir, c) for c in csvs]
+        if files[0] == "--busbw":
+            # Only the GPU counts this machine (or an earlier one) ran.
+            files = [f for f in files if f.startswith("--") or os.path.exists(f)]
+            if len(files) < 2:
+                print(f"  {name}: skipped, it needs a --sweep run on 2 GPUs or more")
+                continue
         if files[0] == "--scaling":
             # Runs on more GPUs than the machines lent so far are left out: the chart draws the
             # GPU counts there are, two or more.
@@ -212,7 +218,7 @@ def main(argv):
             print(f"  {name}: skipped, a CSV is missing")
             continue
         plot = [sys.executable, os.path.join(ROOT, "scripts", "plot.py")]
-        if files[0] in ("--curve", "--scaling"):
+        if files[0] in ("--curve", "--scaling", "--busbw"):
             plot.append(files[0])
             files = files[1:]
         done = subprocess.run(plot + [os.path.join(out_dir, name), title] + files, cwd=ROOT)

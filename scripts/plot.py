@@ -6,6 +6,7 @@ library's bars hatched.
     python3 scripts/plot.py OUT.png TITLE a.csv b.csv ...
     python3 scripts/plot.py --curve OUT.png TITLE sweep.csv
     python3 scripts/plot.py --scaling OUT.png TITLE g1.csv g2.csv g4.csv ...
+    python3 scripts/plot.py --busbw OUT.png TITLE sweep_g2.csv sweep_g4.csv ...
 
 --curve draws a sweep's CSV (columns k, version, threads, median_ms, check; lesson06 --k-sweep):
 median time against k for each version, on log scales, each line ending where the version stops.
@@ -13,6 +14,10 @@ median time against k for each version, on log scales, each line ending where th
 --scaling draws strong scaling from runs on 1, 2, 4... GPUs (lesson07 --gpus G; the CSV's gpus
 column): each version's speed-up over the same run's v0 against the GPUs, one panel per work, with
 the ideal (speed-up = GPUs) dashed.
+
+--busbw draws all-reduce sweeps (lesson07 --work allreduce --sweep --sweep-csv; columns bytes, gpus,
+version, busbw, check): bus bandwidth against the bytes on each GPU, one line per version (NCCL's
+dashed), one panel per GPU count, as nccl-tests' tables are read.
 
 Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
 """
@@ -138,7 +143,39 @@ def scaling(out, title, paths):
     return 0
 
 
+def busbw(out, title, paths):
+    runs = [read(p) for p in paths]
+    fig, axes = plt.subplots(1, len(runs), figsize=(6 * len(runs), 5), squeeze=False)
+    markers = "osD^v<>px*"
+    for ax, rows in zip(axes[0], runs):
+        versions = []
+        for r in rows:
+            if r["version"] not in versions:
+                versions.append(r["version"])
+        for i, v in enumerate(versions):
+            points = [(float(r["bytes"]), float(r["busbw"])) for r in rows
+                      if r["version"] == v and r["check"] == "ok"]
+            if points:
+                xs, ys = zip(*points)
+                ax.plot(xs, ys, marker=markers[i % len(markers)], markersize=4, label=v,
+                        linestyle="--" if v == "NCCL" else "-")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("bytes on each GPU")
+        ax.set_ylabel("bus bandwidth, GB/s (nccl-tests' busbw)")
+        ax.set_ylim(bottom=0)
+        ax.grid(which="both", alpha=0.3)
+        ax.legend(fontsize=9)
+        ax.set_title(f"{rows[0]['gpus']} GPUs", fontsize=10)
+    fig.suptitle(f"{title}\n{runs[0][0]['device']}, CUDA {runs[0][0]['cuda']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}")
+    return 0
+
+
 def main(argv):
+    if len(argv) >= 5 and argv[1] == "--busbw":
+        return busbw(argv[2], argv[3], argv[4:])
     if len(argv) == 5 and argv[1] == "--curve":
         return curve(argv[2], argv[3], argv[4])
     if len(argv) >= 5 and argv[1] == "--scaling":

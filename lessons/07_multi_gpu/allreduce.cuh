@@ -1,6 +1,7 @@
 // Lesson 07, part (c): the all-reduce. Every rank holds n floats; afterwards every rank holds the
 // element-wise sum of all of them. Here the bytes between GPUs are the whole cost, so this is
-// where the links are measured: a ring written by hand with peer copies, against ncclAllReduce.
+// where the links are measured. This file holds what the rings (ring.cuh) and ncclAllReduce share:
+// the ranks' vectors, the add, NCCL's call and the link's own bandwidth.
 #pragma once
 
 #include <cstddef>
@@ -97,84 +98,6 @@ class Vectors {
   std::size_t n_;
   std::vector<course::DeviceBuffer<float>> pristine_;
   std::vector<course::DeviceBuffer<float>> data_;
-};
-
-// The hand-written ring: the vector is cut into G chunks (share_of). In 2 (G - 1) steps, every
-// rank pulls one chunk from its left neighbour (rank r - 1) with cudaMemcpyPeerAsync, on its own
-// stream:
-//   reduce-scatter, steps k = 0 .. G-2: rank r pulls chunk (r - 1 - k) mod G into its receive
-//     buffer and adds it into its own; after G - 1 steps rank r holds the full sum of chunk
-//     (r + 1) mod G;
-//   all-gather, steps k = 0 .. G-2: rank r pulls chunk (r - k) mod G, now final, straight into
-//     its vector.
-// Each rank sends and receives 2 (G - 1) chunks of n / G floats: 2 (G - 1) / G of the vector,
-// whatever G, which is why NCCL's bus bandwidth multiplies by that factor. No rank starts a step
-// before both neighbours have finished the one before: the left one has then written what it
-// pulls, and the right one has read what it is about to overwrite. Events say so, not the host.
-class Ring {
- public:
-  Ring(const Gpus& gpus, std::size_t n) : n_(n), ranks_(gpus.ranks()) {
-    const std::size_t steps = 2 * static_cast<std::size_t>(ranks_ - 1);
-    gpus.each([&](int) {
-      receive_.emplace_back(share_of(n, ranks_, 0).size());
-      for (std::size_t s = 0; s < steps; ++s) {
-        cudaEvent_t e = nullptr;
-        CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-        done_.push_back(e);
-      }
-    });
-    devices_ = gpus.devices();
-  }
-  ~Ring() {
-    const std::size_t steps = 2 * static_cast<std::size_t>(ranks_ - 1);
-    for (std::size_t i = 0; i < done_.size(); ++i) {
-      OnDevice on(devices_[steps == 0 ? 0 : i / steps]);
-      cudaEventDestroy(done_[i]);
-    }
-  }
-  Ring(const Ring&) = delete;
-  Ring& operator=(const Ring&) = delete;
-
-  void all_reduce(Gpus& gpus, const std::vector<float*>& data, cudaStream_t timer) {
-    gpus.fork(timer);
-    const int g = ranks_;
-    for (int step = 0; step < 2 * (g - 1); ++step) {
-      const bool gather = step >= g - 1;
-      const int k = gather ? step - (g - 1) : step;
-      gpus.each([&](int r) {
-        const int left = (r + g - 1) % g;
-        const int right = (r + 1) % g;
-        const cudaStream_t s = gpus.stream(r);
-        if (step > 0) {
-          CUDA_CHECK(cudaStreamWaitEvent(s, done(left, step - 1), 0));
-          CUDA_CHECK(cudaStreamWaitEvent(s, done(right, step - 1), 0));
-        }
-        const int c = gather ? ((r - k) % g + g) % g : ((r - 1 - k) % g + 2 * g) % g;
-        const Share chunk = share_of(n_, g, c);
-        const std::size_t bytes = chunk.size() * sizeof(float);
-        float* mine = data[static_cast<std::size_t>(r)] + chunk.begin;
-        const float* theirs = data[static_cast<std::size_t>(left)] + chunk.begin;
-        if (bytes > 0) {
-          float* to = gather ? mine : receive_[static_cast<std::size_t>(r)].data();
-          CUDA_CHECK(cudaMemcpyPeerAsync(to, gpus.device(r), theirs, gpus.device(left), bytes, s));
-          if (!gather) add_into(mine, to, chunk.size(), s);
-        }
-        CUDA_CHECK(cudaEventRecord(done(r, step), s));
-      });
-    }
-    gpus.join(timer);
-  }
-
- private:
-  cudaEvent_t done(int rank, int step) const {
-    return done_[static_cast<std::size_t>(rank) * 2 * static_cast<std::size_t>(ranks_ - 1) +
-                 static_cast<std::size_t>(step)];
-  }
-  std::size_t n_;
-  int ranks_;
-  std::vector<int> devices_;
-  std::vector<course::DeviceBuffer<float>> receive_;  // one chunk per rank
-  std::vector<cudaEvent_t> done_;                     // per rank, per step
 };
 
 #if COURSE_HAVE_NCCL

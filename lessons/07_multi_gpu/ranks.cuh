@@ -1,12 +1,14 @@
-// Lesson 07's one-process-per-GPU version: what a job on several nodes runs. `lesson07 --processes`
-// starts G copies of itself, one per GPU, each told its rank ("--rank 1/4"). The parent gets a
-// ncclUniqueId (an address where rank 0's NCCL listens) and writes its bytes down each child's
-// standard input: that pipe is the whole bootstrap. Each child makes its own share of the input
-// (the generators are functions of the element's index), computes its partial with the lesson's
-// kernel, and joins the others in one ncclAllReduce. Rank 0 prints the result and its time on its
-// standard output, which the parent reads and checks. Under mpirun or a job scheduler the same
-// child code runs on many nodes; only the way the id reaches the ranks changes (MPI_Bcast, a
-// shared file), and NCCL picks the network instead of NVLink between nodes.
+// Lesson 07's one-process-per-GPU runs: what a job on several hosts runs. Each process is one rank
+// on one GPU: it makes its own share of the input (the generators are functions of the element's
+// index), computes its partial with the lesson's kernel, and joins the others in one
+// ncclAllReduce. Before NCCL can connect them, every rank needs rank 0's ncclUniqueId (an address
+// where rank 0's NCCL listens). Three ways to start the ranks, one rank function:
+//
+//   lesson07 --processes         the program starts G copies of itself ("--rank r/G") and writes
+//                                the id down each one's standard input (run_processes);
+//   a launcher (mpirun, srun,    every rank reads its rank from the environment (--rank env) and
+//   torchrun) or by hand         the id comes through a file or a TCP address (--rendezvous,
+//                                bootstrap.hpp); rank 0 checks the answer against the CPU.
 #pragma once
 
 #if COURSE_HAVE_NCCL
@@ -17,10 +19,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bootstrap.hpp"
 #include "gpus.cuh"
 #include "kernels.cuh"
 #include "nccl.cuh"
@@ -30,19 +34,93 @@ extern char** environ;
 
 namespace lesson07 {
 
-// What rank 0 reports: the median time of partial + all-reduce, and the answer's values.
+// What a rank measured: the median time of partial + all-reduce, and the answer's values.
 struct RankReport {
   double median_ms = 0;
   std::vector<double> values;  // 256 counts, or the dot product
 };
 
-// ---- the child: one rank ------------------------------------------------------------------------
+// What a rank computes, and with what.
+struct RankJob {
+  Work work = Work::hist;
+  std::size_t n = 0;
+  std::uint64_t seed = 0;
+  int reps = 1;
+};
 
-// Reads the id from standard input, makes its share of the input (hist or dot), and runs `reps`
-// timed rounds of partial + ncclAllReduce on GPU `device`. Rank 0 writes "ms v0 v1 ..." to standard
-// output. Returns the exit status.
-inline int run_rank(Work work, int rank, int ranks, int device, std::size_t n, std::uint64_t seed,
-                    int reps) {
+// ---- one rank ----------------------------------------------------------------------------------
+
+// Rank `rank` of `ranks` on GPU `device`: makes its share of the input, joins the communicator of
+// `id`, and times `reps` rounds of partial + ncclAllReduce (each after this GPU's L2 is emptied, as
+// in the one-process versions). Every rank ends with the whole answer.
+inline RankReport rank_rounds(const RankJob& job, int rank, int ranks, int device,
+                              const ncclUniqueId& id, const std::function<void()>& joined = {}) {
+  CUDA_CHECK(cudaSetDevice(device));
+  Gpus gpus({device});
+  const Share mine = share_of(job.n, ranks, rank);
+  ncclComm_t comm = nullptr;
+  NCCL_CHECK(ncclCommInitRank(&comm, ranks, id, rank));
+  if (joined) joined();
+  RankReport report;
+  auto measure = [&](const auto& work, auto* out, int width) {
+    using Value = std::remove_pointer_t<decltype(out)>;
+    const cudaStream_t timer = nullptr;
+    auto round = [&] {
+      work.whole(out, timer);  // this rank's input is its share
+      NCCL_CHECK(ncclAllReduce(out, out, static_cast<std::size_t>(width), nccl_type<Value>(),
+                               ncclSum, comm, timer));
+    };
+    course::L2Flush l2(course::l2_bytes());
+    report.median_ms = course::time_gpu([&] { l2.flush(timer); }, round, job.reps).median_ms;
+    std::vector<Value> values(static_cast<std::size_t>(width));
+    CUDA_CHECK(
+        cudaMemcpy(values.data(), out, values.size() * sizeof(Value), cudaMemcpyDeviceToHost));
+    report.values.assign(values.begin(), values.end());
+  };
+  if (job.work == Work::hist) {
+    std::vector<std::uint8_t> bytes(mine.size());
+    course::parallel_for(mine.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i)
+        bytes[i] = course::random_byte(job.seed, mine.begin + i);
+    });
+    course::DeviceBuffer<Histogram::Value> out(Histogram::kWidth);
+    measure(Histogram(gpus, bytes), out.data(), Histogram::kWidth);
+  } else {
+    lesson03::Inputs in{std::vector<float>(mine.size()), std::vector<float>(mine.size())};
+    course::parallel_for(mine.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        in.a[i] = lesson03::element(job.seed, mine.begin + i, 0, lesson03::Dist::uniform);
+        in.b[i] = lesson03::element(job.seed, mine.begin + i, 1, lesson03::Dist::uniform);
+      }
+    });
+    course::DeviceBuffer<Dot::Value> out(1);
+    measure(Dot(gpus, in), out.data(), 1);
+  }
+  NCCL_CHECK(ncclCommDestroy(comm));
+  return report;
+}
+
+// "" when rank 0's answer is the CPU's; else what is wrong. Builds the whole input on the CPU.
+inline std::string check_rank_answer(const RankJob& job, int ranks,
+                                     const std::vector<double>& got) {
+  if (job.work == Work::hist) {
+    const std::vector<std::uint8_t> bytes = course::random_bytes(job.n, job.seed);
+    return histogram_mismatch(got, lesson01::histogram_cpu_threads(bytes.data(), job.n));
+  }
+  const lesson03::Inputs in = lesson03::make_inputs(job.n, lesson03::Dist::uniform, job.seed);
+  const lesson03::Reference ref = lesson03::reference_dot(in.a.data(), in.b.data(), job.n);
+  // The rank's grid is its GPU's occupancy grid, as Dot makes it.
+  const std::size_t blocks = static_cast<std::size_t>(
+      course::occupancy_grid(lesson03::near_bandwidth_kernel, lesson03::kBigBlock));
+  const double bound =
+      dot_error_bound(share_of(job.n, ranks, 0).size(), ref.magnitudes,
+                      blocks * lesson03::kBigBlock, blocks, static_cast<std::size_t>(ranks), false);
+  return dot_mismatch(got, ref.dot, bound);
+}
+
+// --rank r/G with no --rendezvous: a child of run_processes. Reads the id on standard input; rank
+// 0 writes "ms v0 v1 ..." on standard output for its parent. Returns the exit status.
+inline int run_child_rank(const RankJob& job, int rank, int ranks, int device) {
   ncclUniqueId id;
   std::size_t got = 0;
   while (got < sizeof id) {
@@ -53,57 +131,41 @@ inline int run_rank(Work work, int rank, int ranks, int device, std::size_t n, s
     }
     got += static_cast<std::size_t>(r);
   }
-  CUDA_CHECK(cudaSetDevice(device));
-  Gpus gpus({device});
-  const Share mine = share_of(n, ranks, rank);
-  ncclComm_t comm = nullptr;
-  NCCL_CHECK(ncclCommInitRank(&comm, ranks, id, rank));
-
-  auto report = [&](const auto& work, auto* out, int width) {
-    const cudaStream_t timer = nullptr;
-    auto round = [&] {
-      work.whole(out, timer);  // this rank's input is its share
-      NCCL_CHECK(ncclAllReduce(out, out, static_cast<std::size_t>(width),
-                               nccl_type<std::remove_pointer_t<decltype(out)>>(), ncclSum, comm,
-                               timer));
-    };
-    // As in the one-process versions, each timed round starts with this GPU's L2 emptied.
-    course::L2Flush l2(course::l2_bytes());
-    const course::Timing t = course::time_gpu([&] { l2.flush(timer); }, round, reps);
-    std::vector<std::remove_pointer_t<decltype(out)>> values(static_cast<std::size_t>(width));
-    CUDA_CHECK(
-        cudaMemcpy(values.data(), out, values.size() * sizeof values[0], cudaMemcpyDeviceToHost));
-    if (rank == 0) {
-      std::printf("%.6f", t.median_ms);
-      for (auto v : values)
-        std::printf(" %.17g", static_cast<double>(v));
-      std::printf("\n");
-    }
-  };
-  if (work == Work::hist) {
-    std::vector<std::uint8_t> bytes(mine.size());
-    course::parallel_for(mine.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i)
-        bytes[i] = course::random_byte(seed, mine.begin + i);
-    });
-    course::DeviceBuffer<Histogram::Value> out(Histogram::kWidth);
-    report(Histogram(gpus, bytes), out.data(), Histogram::kWidth);
-  } else {
-    lesson03::Inputs in{std::vector<float>(mine.size()), std::vector<float>(mine.size())};
-    course::parallel_for(mine.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        in.a[i] = lesson03::element(seed, mine.begin + i, 0, lesson03::Dist::uniform);
-        in.b[i] = lesson03::element(seed, mine.begin + i, 1, lesson03::Dist::uniform);
-      }
-    });
-    course::DeviceBuffer<Dot::Value> out(1);
-    report(Dot(gpus, in), out.data(), 1);
+  const RankReport report = rank_rounds(job, rank, ranks, device, id);
+  if (rank == 0) {
+    std::printf("%.6f", report.median_ms);
+    for (double v : report.values)
+      std::printf(" %.17g", v);
+    std::printf("\n");
   }
-  NCCL_CHECK(ncclCommDestroy(comm));
   return 0;
 }
 
-// ---- the parent ---------------------------------------------------------------------------------
+// A rank started by a launcher or by hand: rank 0 makes the id and shares it through `where`
+// (bootstrap.hpp), every rank computes, and rank 0 checks the answer and says so. Returns the exit
+// status: 0, or 1 when the id did not arrive or the answer is wrong.
+inline int run_launched_rank(const RankJob& job, int rank, int ranks, int device,
+                             const std::string& where, const std::string& launcher,
+                             int timeout_s = 120) {
+  ncclUniqueId id{};
+  if (rank == 0) NCCL_CHECK(ncclGetUniqueId(&id));
+  std::string error;
+  if (!share_bytes(where, rank, ranks, &id, sizeof id, timeout_s, &error)) {
+    std::fprintf(stderr, "lesson07 rank %d of %d: %s\n", rank, ranks, error.c_str());
+    return 1;
+  }
+  const RankReport report =
+      rank_rounds(job, rank, ranks, device, id, [&] { rendezvous_done(where, rank); });
+  std::printf("rank %d of %d (%s), GPU %d: partial + ncclAllReduce, median %.4f ms\n", rank, ranks,
+              launcher.c_str(), device, report.median_ms);
+  if (rank != 0) return 0;
+  error = check_rank_answer(job, ranks, report.values);
+  std::printf("rank 0: the answer of %d ranks (id shared through %s): %s\n", ranks, where.c_str(),
+              error.empty() ? "ok, as the CPU's" : ("FAILED: " + error).c_str());
+  return error.empty() ? 0 : 1;
+}
+
+// ---- the parent of --processes -----------------------------------------------------------------
 
 // Starts one child per device (this program again, with --rank r/G --devices d and `args`), hands
 // each the id, waits for all (stopping them after `timeout_s`: a rank that dies leaves the others

@@ -16,6 +16,7 @@
 #include "../03_lock_dot_product/reference.hpp"
 #include "bits.hpp"
 #include "cli.hpp"
+#include "format.hpp"
 #include "inputs.hpp"
 
 namespace lesson07 {
@@ -94,6 +95,33 @@ inline double dot_error_bound(std::size_t largest_piece, double magnitudes, std:
                               std::size_t blocks, std::size_t combine_adds, bool whole_numbers) {
   return lesson03::dot_error_bound(largest_piece, magnitudes, {threads, blocks + combine_adds},
                                    whole_numbers);
+}
+
+// ---- checking an answer that came back as numbers ----------------------------------------------
+
+// "" when `got` (an answer printed by a rank, as doubles) is the 256 counts of `expected`; else
+// the first bin that differs.
+inline std::string histogram_mismatch(const std::vector<double>& got,
+                                      const lesson01::Histogram& expected) {
+  if (got.size() != expected.size()) {
+    return course::format("%zu counts, not %zu", got.size(), expected.size());
+  }
+  for (std::size_t b = 0; b < got.size(); ++b) {
+    if (got[b] != static_cast<double>(expected[b])) {
+      return course::format("bin %zu: got %.17g, expected %llu", b, got[b],
+                            static_cast<unsigned long long>(expected[b]));
+    }
+  }
+  return "";
+}
+
+// "" when `got` is one float within `bound` of the dot product `expected`; else what is wrong.
+inline std::string dot_mismatch(const std::vector<double>& got, double expected, double bound) {
+  if (got.size() != 1) return course::format("%zu numbers, not one", got.size());
+  if (!lesson03::dot_ok(static_cast<float>(got[0]), expected, bound)) {
+    return course::format("got %.9g, expected %.9g within %.3g", got[0], expected, bound);
+  }
+  return "";
 }
 
 // ---- the all-reduce's input ---------------------------------------------------------------------
