@@ -8,8 +8,11 @@
 // share: TEST_CASE, SECTION, REQUIRE, CHECK, INFO, CAPTURE, GENERATE, and course::test::Approx.
 #pragma once
 
+#include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,6 +43,58 @@ using Approx = Catch::Detail::Approx;
 // The seed of this run's random inputs: fresh on every run, printed at start-up, and fixed by
 // setting COURSE_TEST_SEED, so a failure can be repeated exactly. Defined in test_main.cpp.
 std::uint64_t seed();
+
+// What test_main.cpp prints, with the seed, after the last check when every check passed.
+inline constexpr const char* kCompletionLine = "COURSE-TESTS-COMPLETE: every check passed,";
+
+// A random number from the run's seed and a stream number: the same pair gives the same number,
+// so a test can draw several from one seed (splitmix64).
+inline std::uint64_t drawn(std::uint64_t seed, std::uint64_t stream) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (stream + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// Sizes for a graded test: `fixed` (the edges every run tries), then `extra` sizes drawn from the
+// seed, each a random multiple of one of `units` (32 for a warp, 256 for a block, ...) plus -1, 0
+// or +1, from 1 to `most`. No size can be known in advance, and over runs every edge of every unit
+// is reached. Prints them as "COURSE-SIZES: <what>: ..." for grade.py's report.
+inline std::vector<std::size_t> drawn_sizes(std::uint64_t seed, std::vector<std::size_t> fixed,
+                                            const std::vector<std::size_t>& units, std::size_t most,
+                                            int extra = 4, const char* what = "n") {
+  for (int i = 0; i < extra && !units.empty(); ++i) {
+    const std::size_t unit = units[drawn(seed, 3 * i) % units.size()];
+    const std::size_t multiples = std::max<std::size_t>(1, most / unit);
+    const std::size_t base = unit * (1 + drawn(seed, 3 * i + 1) % multiples);
+    const std::size_t n = base + (drawn(seed, 3 * i + 2) % 3) - 1;  // base - 1, base or base + 1
+    fixed.push_back(std::min(std::max<std::size_t>(n, 1), most));
+  }
+  std::printf("COURSE-SIZES: %s =", what);
+  for (std::size_t i = 0; i < fixed.size(); ++i)
+    std::printf("%s %zu", i == 0 ? "" : ",", fixed[i]);
+  std::printf(" (seed %llu)\n", static_cast<unsigned long long>(seed));
+  return fixed;
+}
+
+// The [timing] test case of a graded exercise: calls `call` (the graded call, which waits for its
+// kernels) once to warm up, then `reps` times, and prints the median wall time as
+// "COURSE-TIME: <ms> ms", which scripts/time_answer.py sets against the model answer's.
+template <typename Call>
+double report_time(Call&& call, int reps = 9) {
+  call();
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+  }
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2];
+  std::printf("COURSE-TIME: %.4f ms\n", median);
+  return median;
+}
 
 // "" when got == expected element by element; otherwise where they first differ and how often,
 // so REQUIRE(mismatch(got, expected) == "") fails with a message worth reading.

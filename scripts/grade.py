@@ -36,6 +36,7 @@ import argparse
 import csv
 import glob
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -48,8 +49,10 @@ from progress import Progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POINTS = 10
-EXERCISE = re.compile(r"course_add_exercise\(\s*(\d\d)_\w+\s+(\d+)\s+(\w+)")
-TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"')
+EXERCISE = re.compile(r"course_add_exercise\(\s*(\d\d)_\w+\s+(\d+)\s+(\w+)([^)]*)\)")
+TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"([^"]*)"')
+SIZES = re.compile(r"^COURSE-SIZES: (.*)$", re.M)
+TIMING = re.compile(r"^(\S+: [0-9.]+ ms, .*(?:within the bound|more than).*)$", re.M)
 
 
 def say(text="", end="\n"):
@@ -63,7 +66,7 @@ def run(command, **kwargs):
 class Exercise:
     """A graded exercise, read from its lesson's CMakeLists.txt and its test file."""
 
-    def __init__(self, lesson_dir, number, name):
+    def __init__(self, lesson_dir, number, name, options=""):
         self.lesson_dir = lesson_dir
         self.nn = lesson_dir[:2]
         self.number = int(number)
@@ -72,7 +75,19 @@ class Exercise:
         self.label = f"{self.nn} exercise {self.number}"
         test = os.path.join(ROOT, "exercises", lesson_dir, "grading", f"test_{name}.cu")
         with open(test, encoding="utf-8") as f:
-            self.tests = TEST_CASE.findall(f.read())
+            # The [timing] case is not a test of its own: time_answer.py runs it (below).
+            self.tests = [n for n, tags in TEST_CASE.findall(f.read()) if "[timing]" not in tags]
+        # The checks beside the test cases (course_add_exercise's COMPILED and TIME_FACTOR).
+        words = options.split()
+        self.factor = None
+        if "COMPILED" in words:
+            self.tests.append("its compiled code has what the technique needs and nothing it "
+                              "rules out")
+        if "TIME_FACTOR" in words and words.index("TIME_FACTOR") + 1 < len(words):
+            self.factor = words[words.index("TIME_FACTOR") + 1]
+            solution = os.path.join(ROOT, "solutions", lesson_dir, f"{name}.cuh")
+            if os.path.isfile(solution):
+                self.tests.append(f"it takes at most {self.factor} times the model answer's time")
 
     def column(self):
         return f"{self.nn}.{self.number} {self.name}"
@@ -84,9 +99,17 @@ def exercises():
         lesson_dir = os.path.basename(os.path.dirname(cmake))
         with open(cmake, encoding="utf-8") as f:
             text = re.sub(r"#[^\n]*", "", f.read())
-        for nn, number, name in EXERCISE.findall(text):
-            found.append(Exercise(lesson_dir, number, name))
+        for nn, number, name, options in EXERCISE.findall(text):
+            found.append(Exercise(lesson_dir, number, name, options))
     return found
+
+
+def gpu_count():
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return 0
+    done = run([smi, "-L"])
+    return sum(1 for line in done.stdout.splitlines() if line.startswith("GPU "))
 
 
 def gpu_visible():
@@ -158,7 +181,9 @@ def failure_reason(case):
     text = "\n".join(filter(None, [out, node.get("message", "") if node is not None else "",
                                    (node.text or "") if node is not None else ""]))
     for line in text.splitlines():
-        if "did not finish in" in line or "not allowed" in line:
+        if any(mark in line for mark in ("did not finish in", "not allowed", "compiled code of",
+                                         "times the model answer's", "timed run failed",
+                                         "no compiled function matches")):
             return line.strip()
     lines = text.splitlines()
     for i, line in enumerate(lines):
@@ -187,16 +212,22 @@ def failure_reason(case):
     return "failed"
 
 
-def run_tests(build_dir, exercise, jobs):
-    """Runs one exercise's tests; returns {test name: (None if it passed, else why not; its JUnit
-    testcase)}."""
+def run_tests(build_dir, exercise, jobs, seed):
+    """Runs one exercise's tests with the grading's seed; returns ({test name: (None if it passed,
+    else why not; its JUnit testcase)}, [what the tests reported: their sizes, the time bound])."""
     with tempfile.TemporaryDirectory() as scratch:
         junit = os.path.join(scratch, "tests.xml")
         run(["ctest", "--test-dir", build_dir, "-L", "exercise", "-R",
-             "^" + re.escape(exercise.label) + "/", "-j", str(jobs), "--output-junit", junit])
+             "^" + re.escape(exercise.label) + "/", "-j", str(jobs), "--output-junit", junit],
+            env=dict(os.environ, COURSE_TEST_SEED=str(seed)))
         results = {}
+        notes = []
         if os.path.exists(junit):
             for case in ET.parse(junit).getroot().iter("testcase"):
+                out = case.findtext("system-out") or ""
+                for line in SIZES.findall(out) + TIMING.findall(out):
+                    if line not in notes:
+                        notes.append(line)
                 name = case.get("name", "").split("/", 1)[-1]
                 skipped = case.find("skipped")
                 if skipped is not None:
@@ -206,7 +237,7 @@ def run_tests(build_dir, exercise, jobs):
                     results[name] = (failure_reason(case), case)
                 else:
                     results[name] = (None, case)
-        return results
+        return results, notes
 
 
 def grade_student(student, exercises_dir, build_dir, args, gpu):
@@ -236,9 +267,9 @@ def grade_student(student, exercises_dir, build_dir, args, gpu):
                 cases.append(case)
             problems.append((exercise, "(build)", why_not_built))
         elif not gpu:
-            passed, note = 0, "built; not run (no GPU)"
+            passed, note = 0, "built; not graded (no GPU)"
         else:
-            results = run_tests(build_dir, exercise, args.jobs)
+            results, notes = run_tests(build_dir, exercise, args.jobs, args.seed)
             passed = 0
             failed = []
             for test in exercise.tests:
@@ -261,15 +292,31 @@ def grade_student(student, exercises_dir, build_dir, args, gpu):
             if failed:
                 first = next(p for p in problems if p[0] is exercise)
                 note = first[2] if len(first[2]) <= 120 else first[2][:117] + "..."
+            if exercise.nn == "07" and args.gpus < 2:
+                notes.append("graded on 1 GPU: device placement not checked (every rank shares "
+                             "GPU 0; grade lesson 07 on a machine with 2 GPUs or more)")
         if args.partial_credit:
             points = POINTS * passed / total if total else 0.0
         else:
             points = float(POINTS) if total and passed == total else 0.0
         scores[exercise] = points
+        if args.build_only:
+            say(f"{exercise.nn:<7} {exercise.number:<9} {'-':>13} {'-':>7}  "
+                f"{why_not_built or 'builds'}".rstrip())
+            continue
         say(f"{exercise.nn:<7} {exercise.number:<9} {f'{passed}/{total}':>13} {points:>7.1f}  "
             f"{note}".rstrip())
+        if gpu and not why_not_built:
+            for line in notes:
+                say(f"{'':<17} {line}")
+                problems.append((exercise, "(report)", line))
     earned = sum(scores.values())
-    say(f"{'total':<17} {'':>13} {earned:>7.1f} of {POINTS * len(args.exercises)}")
+    if args.build_only:
+        built = sum(1 for p in problems if p[1] == "(build)")
+        say(f"built only: {len(args.exercises) - built} of {len(args.exercises)} answers build; "
+            "nothing was run or graded")
+    else:
+        say(f"{'total':<17} {'':>13} {earned:>7.1f} of {POINTS * len(args.exercises)}")
     return scores, cases, problems
 
 
@@ -304,6 +351,9 @@ def parse(argv):
                         help="check that every answer builds; run nothing (no GPU needed)")
     parser.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
                         help="test programs run at once (default: min(8, CPUs))")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="the seed of the tests' inputs and sizes (default: a fresh one, "
+                             "printed; give it again to grade with the same inputs)")
     args = parser.parse_args(argv[1:])
     if (args.student is None) == (args.class_dir is None):
         parser.error("give one student's folder, or --class DIR")
@@ -312,6 +362,10 @@ def parse(argv):
         parser.error(f"{folder} is not a folder")
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
+    if args.seed is None:
+        args.seed = random.SystemRandom().randrange(1, 1 << 63)
+    elif not 0 <= args.seed < 1 << 64:
+        parser.error("--seed must be from 0 to 2^64 - 1")
     return args
 
 
@@ -324,8 +378,11 @@ def main(argv):
               "machine, or use --build-only to check that the answers build.", file=sys.stderr)
         return 77
     build_dir = os.path.abspath(args.build_dir)
+    args.gpus = gpu_count() if gpu else 0
     if gpu:
-        say(f"grading on {gpu_text}")
+        say(f"grading on {gpu_text}" + (f" and {args.gpus - 1} more" if args.gpus > 1 else ""))
+        say(f"seed {args.seed}: every test's inputs and sizes come from it "
+            f"(grade.py --seed {args.seed} grades again with the same ones)")
 
     if args.student:
         student = os.path.basename(os.path.abspath(args.student).rstrip(os.sep))
@@ -369,15 +426,15 @@ def main(argv):
         say(f"graded in {seconds:.0f} s")
         write_junit(os.path.join(out, "junit", f"{student}.xml"), student, cases)
         rows.append([student] + [f"{scores[e]:.1f}" for e in args.exercises] +
-                    [f"{sum(scores.values()):.1f}", f"{seconds:.0f}"])
+                    [f"{sum(scores.values()):.1f}", f"{seconds:.0f}", str(args.seed)])
         summary.append(f"{student}: {sum(scores.values()):.1f} of "
-                       f"{POINTS * len(args.exercises)}")
+                       f"{POINTS * len(args.exercises)} (seed {args.seed})")
         for exercise, test, reason in problems:
             summary.append(f"  {exercise.label} ({exercise.name}), {test}: {reason}")
     with open(os.path.join(out, "gradebook.csv"), "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f, lineterminator="\n")
         writer.writerow(["student"] + [e.column() for e in args.exercises] +
-                        [f"total (of {POINTS * len(args.exercises)})", "seconds"])
+                        [f"total (of {POINTS * len(args.exercises)})", "seconds", "seed"])
         writer.writerows(rows)
     with open(os.path.join(out, "summary.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(summary) + "\n")

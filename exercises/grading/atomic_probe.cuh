@@ -70,4 +70,8 @@ AtomicReport probe_atomics(int blocks, bool see_words, Launch&& launch) {
 
 }  // namespace grading
 
+// Compiled for the compiled-code check (GRADING_SASS, scripts/check_compiled.py), the answer's
+// atomics are its own: the probe's counting atomics would look like the answer's.
+#ifndef GRADING_SASS
 #define atomicAdd(...) ::grading::probed_atomic_add(__VA_ARGS__)
+#endif

@@ -87,3 +87,16 @@ TEST_CASE("every byte is one shared-memory atomicAdd into its warp's own histogr
        << "added to: " << fewest);
   CHECK(fewest >= static_cast<unsigned>(grading01::kWarpsPerBlock));
 }
+
+TEST_CASE("timing: 256 MiB of random bytes", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR in the lesson's
+  // CMakeLists.txt): a histogram that counts in global memory, or serialises a block on one
+  // word, takes several times as long.
+  const std::size_t n = std::size_t{256} << 20;
+  const std::vector<std::uint8_t> data =
+      lesson01::make_input(n, lesson01::Dist::uniform, course::test::seed());
+  const course::DeviceBuffer<std::uint8_t> d_data(data);
+  course::DeviceBuffer<unsigned long long> bins(kBins);
+  course::test::report_time([&] { grading01::per_warp_histogram(d_data.data(), n, bins.data()); });
+  REQUIRE(course::test::mismatch(bins.download(), expected_histogram(data)) == "");
+}
