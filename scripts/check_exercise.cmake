@@ -96,20 +96,31 @@ foreach(line IN LISTS includes)
 endforeach()
 
 # ---- names --------------------------------------------------------------------------------------
-# Each entry: what the message calls it (@: the identifier found), then the identifier's pattern.
+# Each entry: what the message calls it (@: the identifier found), then the identifier's pattern
+# (alternatives with |: each entry's first | separates the message from the pattern).
 set(forbidden_names
   "cub::|cub" "thrust::|thrust" "cuBLAS|cublas[A-Za-z0-9_]*" "course::|course"
   "the grading probes|grading"
   "@::|lesson[0-9][0-9]" "inline PTX (asm)|asm" "inline PTX (asm)|__asm__"
-  "_Pragma|_Pragma" "__nv_atomic builtins|__nv_atomic[A-Za-z0-9_]*")
+  "_Pragma|_Pragma" "__nv_atomic builtins|__nv_atomic[A-Za-z0-9_]*"
+  # Code that ends, steers or reads the test program from outside the graded call: an answer's
+  # job is its kernels and their launch, nothing that runs before, after or around the tests.
+  "@ (ends or steers the test program)|exit|_Exit|quick_exit|abort|atexit|at_quick_exit|terminate|std::terminate|signal|raise|longjmp|setjmp|system|popen|fork|kill"
+  "@ (reads the test program's environment)|getenv|secure_getenv|environ|__environ"
+  "@ (a declaration the check cannot see into)|extern"
+  "@ (code that runs outside the graded call)|__attribute__|constructor|destructor"
+  "@ (a file or stream of the test program)|fopen|freopen|open|dup|dup2|fflush|stdout|stderr|cout|cerr")
 foreach(name IN LISTS FORBID)
   list(APPEND forbidden_names "${name}|${name}")
 endforeach()
 set(padded " ${code} ")
+# Dynamic shared memory is declared `extern __shared__`: the one extern an answer needs.
+string(REGEX REPLACE "([^A-Za-z0-9_])extern[ \t\r\n]+__shared__" "\\1__shared__" padded "${padded}")
 foreach(entry IN LISTS forbidden_names)
-  string(REPLACE "|" ";" parts "${entry}")
-  list(GET parts 0 shown)
-  list(GET parts 1 identifier)
+  string(FIND "${entry}" "|" bar)
+  string(SUBSTRING "${entry}" 0 ${bar} shown)
+  math(EXPR after "${bar} + 1")
+  string(SUBSTRING "${entry}" ${after} -1 identifier)
   if(padded MATCHES "[^A-Za-z0-9_](${identifier})[^A-Za-z0-9_]")
     string(REPLACE "@" "${CMAKE_MATCH_1}" shown "${shown}")
     list(APPEND problems "uses ${shown}")
