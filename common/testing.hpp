@@ -80,11 +80,14 @@ inline std::vector<std::size_t> drawn_sizes(std::uint64_t seed, std::vector<std:
 // The [timing] test case of a graded exercise: calls `call` (the graded call, which waits for its
 // kernels) once to warm up, then `reps` times, and prints the median wall time as
 // "COURSE-TIME: <ms> ms", which scripts/time_answer.py sets against the model answer's.
-template <typename Call>
-double report_time(Call&& call, int reps = 9) {
+// `prepare` runs before each call, off the clock (restoring an input the call changes).
+template <typename Call, typename Prepare>
+double report_time(Call&& call, int reps, Prepare&& prepare) {
+  prepare();
   call();
   std::vector<double> ms;
   for (int i = 0; i < reps; ++i) {
+    prepare();
     const auto start = std::chrono::steady_clock::now();
     call();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -94,6 +97,11 @@ double report_time(Call&& call, int reps = 9) {
   const double median = ms[ms.size() / 2];
   std::printf("COURSE-TIME: %.4f ms\n", median);
   return median;
+}
+
+template <typename Call>
+double report_time(Call&& call, int reps = 9) {
+  return report_time(call, reps, [] {});
 }
 
 // "" when got == expected element by element; otherwise where they first differ and how often,

@@ -1,5 +1,7 @@
-// What the tests of lesson 07's exercises share: a set of ranks with their streams, on distinct
-// GPUs where the machine has enough, else sharing GPU 0 (so the exercises run on one GPU too).
+// What the tests of lesson 07's exercises share: a set of ranks with their streams, spread over
+// the machine's GPUs (rank r on GPU r mod G): on distinct GPUs where there are enough, so that an
+// answer that ignores which GPU a rank is on fails there; all on GPU 0 on a machine with one (the
+// exercises run there too, and grade.py says that the placement was not checked).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -16,7 +18,7 @@ class TestRanks {
     int gpus = 0;
     CUDA_CHECK(cudaGetDeviceCount(&gpus));
     for (int r = 0; r < count; ++r) {
-      devices.push_back(gpus >= count ? r : 0);
+      devices.push_back(r % gpus);
       CUDA_CHECK(cudaSetDevice(devices.back()));
       cudaStream_t s = nullptr;
       CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));

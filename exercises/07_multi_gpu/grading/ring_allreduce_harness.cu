@@ -13,6 +13,7 @@
 namespace {
 std::vector<grading07::Copy> g_copies;
 int g_calls = 0;
+bool g_hold = true;
 }  // namespace
 
 namespace exercise07 {
@@ -22,7 +23,7 @@ void ring_copy(const Ranks& ranks, float* dst, int to, const float* src, int fro
   g_copies.push_back({from, to, count});
   if (from < 0 || to < 0 || from >= ranks.count() || to >= ranks.count()) return;  // recorded
   for (int r = 0; r < ranks.count(); ++r) {
-    if (ranks.streams[static_cast<std::size_t>(r)] == stream && r % 2 == g_calls % 2) {
+    if (g_hold && ranks.streams[static_cast<std::size_t>(r)] == stream && r % 2 == g_calls % 2) {
       course::queue_ahead(stream, 1'000'000ull);  // this rank's GPU is busy for 1 ms
     }
   }
@@ -38,8 +39,9 @@ namespace grading07 {
 std::vector<Copy> ring_allreduce(const std::vector<int>& devices,
                                  const std::vector<cudaStream_t>& streams,
                                  const std::vector<float*>& data,
-                                 const std::vector<float*>& scratch, std::size_t n) {
+                                 const std::vector<float*>& scratch, std::size_t n, bool hold) {
   g_copies.clear();
+  g_hold = hold;
   ++g_calls;
   const exercise07::Ranks ranks{devices, streams};
   grading::watched([&] {

@@ -1,8 +1,13 @@
 // Grades exercise 1 of lesson 07: host_combine (host_combine.cuh). Each rank's counts are random
 // and large (sums pass 2^32), and they land late: each rank's stream is kept busy for a while
 // before its counts are copied in, so an answer that reads them before its rank's stream is done
-// reads the poison that was there. 1 to 4 ranks, on distinct GPUs where there are enough. The
-// technique is fixed by the answer check: no peer copies, no kernels, no library.
+// reads the poison that was there. 1 to 4 ranks, spread over the GPUs (distinct ones where there
+// are enough: an answer that waits on one GPU only fails there). The technique is seen twice: the
+// answer check refuses peer copies, kernels and libraries by name, and the harness records every
+// cudaMemcpy and cudaMemcpyAsync the answer makes, with where each end lies, so a peer copy of
+// another kind (cudaMemcpyDefault) fails: every rank's counts must go to host memory, and no copy
+// may go from one GPU's memory to a GPU's.
+#include <string>
 #include <vector>
 
 #include "device_memory.hpp"
@@ -15,6 +20,26 @@
 namespace {
 
 constexpr int kBins = 256;
+
+// "" when the copies stage every rank's counts in host memory and none goes GPU to GPU; else what
+// is wrong.
+std::string staging_problem(const std::vector<grading07::HostCopy>& copies,
+                            const std::vector<const unsigned long long*>& partials) {
+  for (const grading07::HostCopy& c : copies) {
+    if (c.src_device >= 0 && c.dst_device >= 0) {
+      return "a copy of " + std::to_string(c.bytes) + " bytes from GPU " +
+             std::to_string(c.src_device) + "'s memory to GPU " + std::to_string(c.dst_device) +
+             "'s: the partials go through host memory";
+    }
+  }
+  for (std::size_t r = 0; r < partials.size(); ++r) {
+    bool staged = false;
+    for (const grading07::HostCopy& c : copies)
+      staged = staged || (c.src == partials[r] && c.dst_device < 0);
+    if (!staged) return "rank " + std::to_string(r) + "'s counts were never copied to the host";
+  }
+  return "";
+}
 
 // One round: every rank's counts land late on its stream; then the student's combine.
 std::vector<unsigned long long> combine_late_counts(
@@ -45,8 +70,10 @@ std::vector<unsigned long long> combine_late_counts(
                                ranks.streams[r]));
   }
   CUDA_CHECK(cudaSetDevice(ranks.devices[0]));
-  grading07::host_combine(ranks.devices, ranks.streams, pointers, host.data(), out.data());
+  const std::vector<grading07::HostCopy> copies =
+      grading07::host_combine(ranks.devices, ranks.streams, pointers, host.data(), out.data());
   ranks.synchronize();
+  REQUIRE(staging_problem(copies, pointers) == "");
   return out.download();
 }
 
@@ -72,4 +99,32 @@ TEST_CASE("host_combine adds every rank's counts, in 64 bits, once they have lan
       REQUIRE(course::test::mismatch(combine_late_counts(ranks, counts), expected) == "");
     }
   }
+}
+
+TEST_CASE("timing: four ranks' counts, already landed", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR): four copies down, a
+  // sum on the host, one copy up; an answer that waits on more than it needs to, or copies more,
+  // takes several times as long.
+  grading07::TestRanks ranks(4);
+  std::vector<course::DeviceBuffer<unsigned long long>> partials;
+  std::vector<const unsigned long long*> pointers;
+  std::vector<unsigned long long> expected(kBins, 0);
+  for (int r = 0; r < 4; ++r) {
+    CUDA_CHECK(cudaSetDevice(ranks.devices[r]));
+    std::vector<unsigned long long> counts(kBins);
+    for (int b = 0; b < kBins; ++b) {
+      counts[b] = course::random_u64(course::test::seed() + r, b) >> 30;
+      expected[b] += counts[b];
+    }
+    partials.emplace_back(counts);
+    pointers.push_back(partials.back().data());
+  }
+  CUDA_CHECK(cudaSetDevice(ranks.devices[0]));
+  course::PinnedBuffer<unsigned long long> host(4 * kBins);
+  course::DeviceBuffer<unsigned long long> out(kBins);
+  ranks.synchronize();
+  course::test::report_time([&] {
+    grading07::host_combine(ranks.devices, ranks.streams, pointers, host.data(), out.data());
+  });
+  REQUIRE(course::test::mismatch(out.download(), expected) == "");
 }

@@ -1,6 +1,7 @@
 // Grades exercise 2 of lesson 07: ring_allreduce (ring_allreduce.cuh). Every rank must end with the
-// exact sum (small whole numbers, so any order of addition is exact), at awkward sizes, with 2 to 4
-// ranks (on distinct GPUs where there are enough, else sharing GPU 0), twice over. The record of
+// exact sum (small whole numbers, so any order of addition is exact), at awkward sizes drawn from
+// the seed, with 2 to 4 ranks (spread over the GPUs: distinct ones where there are enough, so that
+// an answer that waits on one GPU only fails there), twice over. The record of
 // ring_copy grades the technique: every copy goes from a rank to its right neighbour, none is
 // larger than a chunk, and each rank receives 2 (G - 1) chunks in all: an answer that gathers
 // everything on one rank, or passes whole vectors, scores zero.
@@ -57,9 +58,9 @@ TEST_CASE("the ring all-reduce leaves every rank the exact sum, moving only chun
   const std::uint64_t seed = course::test::seed();
   for (int g = 2; g <= 4; ++g) {
     grading07::TestRanks ranks(g);
-    for (std::size_t n :
-         {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{5}, std::size_t{4097},
-          std::size_t{1000003}, std::size_t{1 + seed % 100000}}) {
+    for (std::size_t n : course::test::drawn_sizes(
+             seed + static_cast<std::uint64_t>(g), {1, 2, 3, 5, 4097, 1000003},
+             {static_cast<std::size_t>(g), 32, 256, 4096}, 300000, 3, "n per rank")) {
       const std::size_t chunk = (n + g - 1) / g;
       std::vector<std::vector<float>> inputs(static_cast<std::size_t>(g), std::vector<float>(n));
       std::vector<float> expected(n, 0.0f);
@@ -99,4 +100,48 @@ TEST_CASE("the ring all-reduce leaves every rank the exact sum, moving only chun
       }
     }
   }
+}
+
+TEST_CASE("timing: four ranks, 2^24 floats each", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR), without the held
+  // streams: six steps of a quarter of 64 MiB, three of them adding it. An add done by one warp
+  // instead of a grid takes many times as long.
+  const std::size_t n = std::size_t{1} << 24;
+  const int g = 4;
+  grading07::TestRanks ranks(g);
+  std::vector<course::DeviceBuffer<float>> data, scratch, pristine;
+  std::vector<float*> data_at, scratch_at;
+  std::vector<float> expected(n, 0.0f);
+  for (int r = 0; r < g; ++r) {
+    std::vector<float> input(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      input[i] = element(course::test::seed(), r, i);
+      expected[i] += input[i];
+    }
+    CUDA_CHECK(cudaSetDevice(ranks.devices[r]));
+    pristine.emplace_back(input);
+    data.emplace_back(n);
+    scratch.emplace_back(n / g);
+    data_at.push_back(data.back().data());
+    scratch_at.push_back(scratch.back().data());
+  }
+  auto restore = [&] {  // off the clock: every call starts from the inputs
+    for (int r = 0; r < g; ++r) {
+      CUDA_CHECK(cudaSetDevice(ranks.devices[r]));
+      CUDA_CHECK(
+          cudaMemcpy(data_at[r], pristine[r].data(), n * sizeof(float), cudaMemcpyDeviceToDevice));
+    }
+    ranks.synchronize();
+  };
+  course::test::report_time(
+      [&] {
+        grading07::ring_allreduce(ranks.devices, ranks.streams, data_at, scratch_at, n, false);
+      },
+      9, restore);
+  for (int r = 0; r < g; ++r) {
+    CUDA_CHECK(cudaSetDevice(ranks.devices[r]));
+    INFO("rank " << r);
+    REQUIRE(course::test::mismatch(data[r].download(), expected) == "");
+  }
+  CUDA_CHECK(cudaSetDevice(ranks.devices[0]));
 }
