@@ -15,6 +15,10 @@ Pictures (each in its lesson's figures/ folder, shown where the write-up needs i
   05 odd_even_8.svg            the odd-even transposition network on 8 keys
   05 bitonic_8.svg             the bitonic sorting network on 8 keys (v4's flip form)
   06 radix_select.svg          radix select narrowing, digit by digit, to the k-th key's bucket
+  07 ranks_split.svg           n elements cut into one share per rank, v4's chunks, the partials
+                               combined on rank 0
+  07 ring_allreduce.svg        the ring all-reduce on 4 ranks: which ranks' values each chunk
+                               holds after every step of reduce-scatter and all-gather
 
 Each is computed by running the algorithm (in Python) on the picture's small input, with checks
 that it gets the right answer (a network sorts every 0/1 input, the merged bins count the input,
@@ -581,6 +585,144 @@ def radix_select_svg():
     return str(svg)
 
 
+# Lesson 07 ---------------------------------------------------------------------------------------
+
+
+def share_of(n, parts, g):
+    """reference.hpp's share_of: share g of n elements in `parts` contiguous shares whose sizes
+    differ by at most one, the larger first."""
+    base, extra = divmod(n, parts)
+    begin = g * base + min(g, extra)
+    return begin, begin + base + (1 if g < extra else 0)
+
+
+def ring_chunk(r, g, step, direction=0):
+    """ring.cuh's ring_chunk: the chunk rank r works on at `step` of a ring of g ranks."""
+    v = r if direction == 0 else (g - r) % g
+    gather = step >= g - 1
+    k = step - (g - 1) if gather else step
+    return (v - k) % g if gather else (v - 1 - k) % g
+
+
+def ring_states(g):
+    """The ring all-reduce run on sets: states[s][r][c] is the set of ranks whose values chunk c of
+    rank r holds after s steps (s = 0: before the first), and changed[s] the (rank, chunk) cells
+    step s wrote."""
+    held = [[{r} for _ in range(g)] for r in range(g)]
+    states, changed = [[[set(x) for x in row] for row in held]], [set()]
+    for step in range(2 * (g - 1)):
+        before = [[set(x) for x in row] for row in held]
+        wrote = set()
+        for r in range(g):
+            left = (r - 1) % g
+            c = ring_chunk(r, g, step)
+            # every rank pulls from its left neighbour what it held after the step before
+            held[r][c] = (before[r][c] | before[left][c]) if step < g - 1 else set(before[left][c])
+            wrote.add((r, c))
+        states.append([[set(x) for x in row] for row in held])
+        changed.append(wrote)
+    return states, changed
+
+
+def ring_svg():
+    g = 4
+    states, changed = ring_states(g)
+    everyone = set(range(g))
+    assert all(cell == everyone for row in states[-1] for cell in row)  # every rank has the sum
+    assert all(len(cell) == g for r in range(g) for cell in [states[g - 1][r][(r + 1) % g]])
+    colours = [BLUE, ORANGE, GREEN, PURPLE]
+    cell, gap, left, top = 34, 60, 30, 84
+    panel = g * cell + gap
+    svg = Svg(left * 2 + g * panel - gap + 10, top + 2 * (g * cell + 80) + 40,
+              "lesson 07: the ring all-reduce on 4 ranks")
+    svg.text(left, 20, "the ring all-reduce on 4 ranks: row r is rank r's vector, in 4 chunks",
+             weight="bold")
+    svg.text(left, 40, "a cell lists the ranks whose values it holds; each step, every rank pulls "
+             "one chunk from its left", fill="#555")
+    svg.text(left, 56, "neighbour (rank r - 1): reduce-scatter adds it to its own, all-gather "
+             "keeps it; outlined: what a step wrote", fill="#555")
+    titles = ["before"] + [f"reduce-scatter {s + 1}" for s in range(g - 1)] + \
+        [f"all-gather {s + 1}" for s in range(g - 1)]
+    for s, state in enumerate(states):
+        row, col = (0, s) if s < g else (1, s - g + 1)
+        x0 = left + col * panel
+        y0 = top + row * (g * cell + 80)
+        svg.text(x0, y0 - 8, titles[s], size=11, weight="bold")
+        for r in range(g):
+            svg.text(x0 - 6, y0 + r * cell + cell / 2 + 4, str(r), anchor="end", fill="#555",
+                     size=10)
+            for c in range(g):
+                held = state[r][c]
+                shade = LIGHT[colours[r]] if len(held) == 1 else (
+                    "#ffffff" if len(held) < g else "#cfcfcf")
+                svg.rect(x0 + c * cell, y0 + r * cell, cell, cell, shade,
+                         stroke=DARK if (r, c) in changed[s] else "#bbbbbb",
+                         tip=f"rank {r}, chunk {c}: ranks {sorted(held)}")
+                if (r, c) in changed[s]:
+                    svg.rect(x0 + c * cell + 1.5, y0 + r * cell + 1.5, cell - 3, cell - 3,
+                             "none", stroke=DARK)
+                svg.text(x0 + c * cell + cell / 2, y0 + r * cell + cell / 2 + 4,
+                         "all" if len(held) == g else "".join(str(x) for x in sorted(held)),
+                         anchor="middle", size=10)
+        if s == 0:
+            for c in range(g):
+                svg.text(x0 + c * cell + cell / 2, y0 + g * cell + 14, f"c{c}", anchor="middle",
+                         fill="#555", size=10)
+    svg.text(left, svg.height - 52, f"after {g - 1} reduce-scatter steps rank r holds the whole "
+             f"sum of chunk r + 1 (grey);", fill="#555")
+    svg.text(left, svg.height - 34, f"{g - 1} all-gather steps hand the sums round. Each rank "
+             f"sends and receives 2(G - 1) = {2 * (g - 1)} chunks of n / G,", fill="#555")
+    svg.text(left, svg.height - 16, "2(G - 1)/G of the vector whatever G: the factor of "
+             "nccl-tests' bus bandwidth", fill="#555")
+    return str(svg)
+
+
+def ranks_split_svg():
+    n, g, chunks = 10, 4, 2
+    values = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3]
+    shares = [share_of(n, g, r) for r in range(g)]
+    assert shares[0][0] == 0 and shares[-1][1] == n
+    assert all(shares[r][1] == shares[r + 1][0] for r in range(g - 1))
+    sizes = [e - b for b, e in shares]
+    assert max(sizes) - min(sizes) <= 1 and sizes == sorted(sizes, reverse=True)
+    partials = [sum(values[b:e]) for b, e in shares]
+    assert sum(partials) == sum(values)
+    colours = [BLUE, ORANGE, GREEN, PURPLE]
+    cell, left = 62, 30
+    svg = Svg(left * 2 + cell * n, 380, "lesson 07: the work split over the ranks")
+    svg.text(left, 20, f"n = {n} elements over G = {g} ranks: contiguous shares, the first "
+             "n % G one longer", weight="bold")
+    owner = [next(r for r, (b, e) in enumerate(shares) if b <= i < e) for i in range(n)]
+    for i, v in enumerate(values):
+        colour = colours[owner[i]]
+        svg.rect(left + i * cell, 36, cell, 28, LIGHT[colour], stroke=colour,
+                 tip=f"element {i}: rank {owner[i]}")
+        svg.text(left + i * cell + cell / 2, 55, str(v), anchor="middle")
+    for r, (b, e) in enumerate(shares):
+        mid = left + (b + e) / 2 * cell
+        svg.text(mid, 82, f"rank {r}: [{b}, {e})", anchor="middle", fill=colours[r], size=11)
+        # v4: each share in chunks, the reduce of one beside the next one's computation
+        for c in range(chunks):
+            cb, ce = share_of(e - b, chunks, c)
+            if ce > cb:
+                svg.rect(left + (b + cb) * cell + 3, 90, (ce - cb) * cell - 6, 10,
+                         colours[r], tip=f"rank {r}, v4's chunk {c}")
+        svg.rect(mid - 40, 166, 80, 30, LIGHT[colours[r]], stroke=colours[r])
+        svg.text(mid, 186, f"partial {partials[r]}", anchor="middle", size=11)
+        svg.arrow(mid, 136, mid, 164, stroke=colours[r])
+        svg.arrow(mid, 198, svg.width / 2 - 45 + r * 30, 270, stroke=colours[r])
+    svg.text(left, 118, f"bars: v4 cuts each share in {chunks} chunks; one chunk's reduce runs "
+             "beside the next chunk's computation", fill="#555", size=11)
+    svg.rect(svg.width / 2 - 130, 272, 260, 34, "#eeeeee", stroke=DARK)
+    svg.text(svg.width / 2, 294, f"rank 0: {' + '.join(map(str, partials))} = {sum(partials)}",
+             anchor="middle", weight="bold")
+    svg.text(left, 336, "each rank computes its share's partial with the lesson's kernel; the "
+             "versions differ in how the partials", fill="#555", size=11)
+    svg.text(left, 354, "reach rank 0: v1 through the host, v2 by peer copies, v3 by one "
+             "ncclReduce, v4 by one per chunk", fill="#555", size=11)
+    return str(svg)
+
+
 def pictures():
     """{path: SVG text} of every picture."""
     def at(lesson, name):
@@ -597,6 +739,8 @@ def pictures():
         at("05_bubble_sort", "bitonic_8.svg"): network_svg(
             8, bitonic_rounds(8), "bitonic sort (flip form) on 8 keys: 6 steps"),
         at("06_top_k", "radix_select.svg"): radix_select_svg(),
+        at("07_multi_gpu", "ranks_split.svg"): ranks_split_svg(),
+        at("07_multi_gpu", "ring_allreduce.svg"): ring_svg(),
     }
 
 
