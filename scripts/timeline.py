@@ -28,9 +28,11 @@ import sys
 from svg import ROOT, Svg, update_or_check
 
 RESULTS = os.path.join("docs", "results", "h100-80gb-hbm3")
+RESULTS07 = os.path.join("docs", "results", "h200")  # lesson 07's runs on several GPUs
 
 # (GPU work kind, colour, what the legend says)
 GPU_KINDS = [("kernel", "#1f4e9c", "the version's kernels"),
+             ("nccl", "#7a3f9d", "NCCL's kernels"),
              ("flush", "#9aa5b1", "the timer: L2 flush"),
              ("busy", "#c9ced6", "the timer: busy kernel ahead of the start event"),
              ("memset", "#e8a33d", "poison (memset)"),
@@ -40,6 +42,8 @@ API_KINDS = [("launch", "#7b5ea7", "launch"), ("wait", "#c0392b", "wait (synchro
 
 
 def gpu_kind(name):
+    if name.startswith("nccl"):
+        return "nccl"
     if "busy_wait_kernel" in name:
         return "busy"
     if "read_all_kernel" in name:
@@ -219,6 +223,180 @@ def timeline(lesson, title, panels, width=960):
     return str(svg)
 
 
+def last_run(folder, stem):
+    """The last timed run in the nsys CSV <folder>/<stem>_cuda_gpu_trace.csv: (t0, t1, work),
+    work as (start, end, name, device, stream), from the end of the timer's busy kernel (the clock
+    starts then) to the end of the last work before the next copy to the host or busy kernel."""
+    path = os.path.join(ROOT, folder, f"{stem}_cuda_gpu_trace.csv")
+    with open(path, newline="", encoding="utf-8") as f:
+        work = [(int(r["Start (ns)"]), int(r["Start (ns)"]) + int(r["Duration (ns)"]), r["Name"],
+                 r["Device"], r["Strm"]) for r in csv.DictReader(f)]
+    work.sort()
+    busy = [i for i, w in enumerate(work) if gpu_kind(w[2]) == "busy"]
+    if not busy:
+        raise SystemExit(f"timeline.py: {path} has no timed run (no busy kernel)")
+    first = busy[-1] + 1
+    last = first
+    while last < len(work) and gpu_kind(work[last][2]) != "busy" and not (
+            gpu_kind(work[last][2]) == "copy" and "to-Host" in work[last][2]):
+        last += 1
+    run = work[first:last]
+    return work[busy[-1]][1], max(w[1] for w in run), run
+
+
+def gpu_label(device):
+    return re.sub(r".*\((\d+)\)$", r"GPU \1", device)
+
+
+def streams_summary(folder, stem, what):
+    """The last timed run of a multi-GPU program, in words, per GPU: when its first work started
+    after the clock's start, each kernel's length, and when its last work ended (lesson 07's
+    account of its strong scaling)."""
+    t0, t1, run = last_run(folder, stem)
+    out = [f"{what}: the last timed run under nsys ({stem}_cuda_gpu_trace.csv), times from the "
+           "clock's start (the end of the timer's busy kernel)"]
+    for device in sorted({w[3] for w in run}):
+        mine = [w for w in run if w[3] == device]
+        parts = [f"{gpu_label(device)}: first work at {(mine[0][0] - t0) / 1e3:.1f} us"]
+        for start, end, name, _, _ in mine:
+            if gpu_kind(name) in ("kernel", "nccl"):
+                parts.append(f"{short_kernel(name).split('(')[0]} {(end - start) / 1e3:.1f} us")
+        parts.append(f"last work ends at {(max(w[1] for w in mine) - t0) / 1e3:.1f} us")
+        out.append("; ".join(parts))
+    out.append(f"all GPU work ends at {(t1 - t0) / 1e3:.1f} us")
+    return "\n".join(out) + "\n"
+
+
+def timed_runs(folder, stem):
+    """Every timed run in the nsys CSV: lists of (start, end, name, device, stream), each from
+    the end of a busy kernel to the next busy kernel or copy to the host, with its start."""
+    path = os.path.join(ROOT, folder, f"{stem}_cuda_gpu_trace.csv")
+    with open(path, newline="", encoding="utf-8") as f:
+        work = sorted((int(r["Start (ns)"]), int(r["Start (ns)"]) + int(r["Duration (ns)"]),
+                       r["Name"], r["Device"], r["Strm"]) for r in csv.DictReader(f))
+    runs = []
+    for i, w in enumerate(work):
+        if gpu_kind(w[2]) != "busy":
+            continue
+        run = []
+        for later in work[i + 1:]:
+            if gpu_kind(later[2]) == "busy" or (gpu_kind(later[2]) == "copy" and
+                                                "to-Host" in later[2]):
+                break
+            run.append(later)
+        if run:
+            runs.append((w[1], run))
+    return runs
+
+
+def busy_union(intervals):
+    """The total length covered by (start, end) intervals."""
+    total, end = 0, None
+    for a, b in sorted(intervals):
+        if end is None or a > end:
+            total += b - a
+            end = b
+        elif b > end:
+            total += b - end
+            end = b
+    return total
+
+
+def ring_runs_summary(folder, stem, what):
+    """Lesson 07's all-reduce under nsys: for the last timed run of each kind (told apart by what
+    it ran: peer copies and adds, the SMs' kernels, NCCL's), its time, and per GPU the copies' and
+    the adds' total time and how much of it the two ran at once."""
+    kinds = {}
+    for t0, run in timed_runs(folder, stem):
+        copies = [w for w in run if "Peer-to-Peer" in w[2]]
+        adds = [w for w in run if "add_into" in w[2]]
+        pulls = [w for w in run if "copy_from" in w[2]]
+        nccl = [w for w in run if gpu_kind(w[2]) == "nccl"]
+        if not (adds or nccl):
+            continue  # the link's own copies (measure_link), not an all-reduce
+        if run[0][0] - t0 > 1_000_000 or max(w[1] for w in run) - t0 > 1_000_000_000:
+            continue  # work long after a busy kernel, or for seconds: warm-ups, not a timed run
+        kinds[(len(copies), len(adds), len(pulls), len(nccl))] = (t0, run)
+    named = {}
+    for (copies, adds, pulls, nccl), value in kinds.items():
+        if nccl:
+            named["NCCL: one kernel per GPU, no copy"] = value
+        elif pulls:
+            named[f"SMs pull ({adds} add kernels, {pulls} copy kernels)"] = value
+        else:
+            named[f"copy engines ({copies} peer copies, {adds} add kernels)"] = value
+    kinds = named
+    out = [f"{what}: the last timed run of each kind under nsys ({stem}_cuda_gpu_trace.csv)"]
+    for kind, (t0, run) in kinds.items():
+        end = max(w[1] for w in run)
+        out.append(f"{kind}: {(end - t0) / 1e3:.1f} us from the clock's start")
+        for device in sorted({w[3] for w in run}):
+            mine = [w for w in run if w[3] == device]
+            copies = [(a, b) for a, b, n, _, _ in mine if "Peer-to-Peer" in n or "copy_from" in n]
+            adds = [(a, b) for a, b, n, _, _ in mine if "add_into" in n]
+            nccl = [(a, b) for a, b, n, _, _ in mine if gpu_kind(n) == "nccl"]
+            if nccl:
+                out.append(f"  {gpu_label(device)}: NCCL's kernel {busy_union(nccl) / 1e3:.1f} us")
+                continue
+            c, a = busy_union(copies), busy_union(adds)
+            both = c + a - busy_union(copies + adds)
+            out.append(f"  {gpu_label(device)}: copies {c / 1e3:.1f} us, adds {a / 1e3:.1f} us, "
+                       f"the two at once {both / 1e3:.1f} us")
+    return "\n".join(out) + "\n"
+
+
+def streams_timeline(folder, stem, title, note, width=960):
+    """One row per GPU and stream, for a program that runs on several GPUs (lesson 07): the last
+    timed run (last_run)."""
+    t0, t1, run = last_run(folder, stem)
+    lanes = sorted({(w[3], int(w[4])) for w in run})
+    left, right = 190, width - 16
+    scale = (right - left) / (t1 - t0)
+    height = 70 + len(lanes) * 30 + 90
+    svg = Svg(width, height, title)
+    svg.text(16, 20, title, size=13, weight="bold")
+    svg.text(16, 40, note, fill="#555", size=11)
+    colours = {k: c for k, c, _ in GPU_KINDS}
+    y = 54
+    for device, stream in lanes:
+        svg.text(left - 8, y + 16, f"{gpu_label(device)}, stream {stream}", anchor="end",
+                 fill="#333")
+        svg.rect(left, y, right - left, 24, "#f6f7f9")
+        for start, end, name, d, s in run:
+            if (d, int(s)) != (device, stream):
+                continue
+            x0 = left + (start - t0) * scale
+            x1 = left + (end - t0) * scale
+            kind = gpu_kind(name)
+            svg.rect(x0, y, max(x1 - x0, 0.8), 24, colours[kind],
+                     tip=f"{short_kernel(name)}: {duration_text(end - start)}")
+            label = short_kernel(name).replace("ncclDevKernel_", "")
+            label = label.split("(")[0]
+            if kind in ("kernel", "nccl") and (x1 - x0) > 6.2 * len(label) + 6:
+                svg.text(x0 + 3, y + 16, label, fill="#fff", size=10.5)
+        y += 30
+    step = nice_step(t1 - t0)
+    svg.line(left, y, right, y, stroke="#666")
+    tick = 0
+    while tick <= t1 - t0:
+        x = left + tick * scale
+        svg.line(x, y, x, y + 4, stroke="#666")
+        svg.text(x, y + 16, duration_text(tick) if tick else "0", anchor="middle", fill="#555",
+                 size=10.5)
+        tick += step
+    y += 36
+    x = 150
+    svg.text(142, y, "GPU:", anchor="end", fill="#333", size=11)
+    for kind, colour, words in GPU_KINDS:
+        if kind in ("busy", "flush"):
+            continue
+        words = "memset (zeroing a partial)" if kind == "memset" else words
+        svg.rect(x, y - 10, 12, 12, colour)
+        svg.text(x + 16, y, words, size=11)
+        x += 16 + 6.0 * len(words) + 16
+    return str(svg)
+
+
 def pictures():
     return {
         os.path.join("lessons", "02_reduce", "figures", "timeline_versions.svg"): timeline(
@@ -241,6 +419,18 @@ def pictures():
               "grids": True},
              {"title": "the whole trip of v8: copy in, the kernel, copy out, three times",
               "from": "whole trip", "grids": True}]),
+        os.path.join("lessons", "07_multi_gpu", "figures", "timeline_v4.svg"): streams_timeline(
+            RESULTS07, "lesson07_nsys_v4",
+            "lesson07 v4 under nsys on 2 H200s: the histogram of 2^30 bytes, 4 chunks per GPU",
+            "each GPU computes a chunk on one stream while NCCL reduces the one before on the "
+            "other; the reduce starts only when the SMs it needs are free"),
+        os.path.join(RESULTS07, "lesson07_nsys_v3_summary.txt"): streams_summary(
+            RESULTS07, "lesson07_nsys_v3", "lesson07 --work hist --gpus 2 --n 2^32, v3"),
+        os.path.join(RESULTS07, "lesson07_nsys_ring_summary.txt"): ring_runs_summary(
+            RESULTS07, "lesson07_nsys_ring", "lesson07 --work allreduce --gpus 2 --n 2^28"),
+        os.path.join(RESULTS07, "lesson07_nsys_ring_g4_summary.txt"): ring_runs_summary(
+            RESULTS07, "lesson07_nsys_ring_g4",
+            "lesson07 --work allreduce --gpus 4 --n 2^28 (the first ring and NCCL)"),
     }
 
 
