@@ -15,8 +15,17 @@ constexpr std::size_t kBitonicBlockMax = 8192;
 // network sorts them, and the first n go back.
 void bitonic_block_sort(const float* d_in, float* d_out, std::size_t n);
 
-// Runs the network on `size` floats (a power of two) and returns every compare-and-swap it made,
-// as the two places it was given, in the order given: (smaller's place, larger's place).
-std::vector<std::pair<unsigned, unsigned>> bitonic_block_network(unsigned size);
+// The same for `blocks` arrays of 8192 floats, one after the other at d_in, each sorted by a block
+// of its own into its place at d_out, in one launch: what the [timing] test case times.
+void bitonic_blocks_sort(const float* d_in, float* d_out, std::size_t blocks);
+
+// Runs the network on `in` (a power of two of floats, up to 8192) with every compare-and-swap
+// logged, as the two places it was given, in the order given: (smaller's place, larger's place);
+// the calls in the order they were made. The warps that `salt` picks sleep before each call.
+struct NetworkRun {
+  std::vector<std::pair<unsigned, unsigned>> calls;
+  std::vector<float> out;  // what the network left in the places
+};
+NetworkRun bitonic_block_network(const std::vector<float>& in, unsigned salt);
 
 }  // namespace grading05

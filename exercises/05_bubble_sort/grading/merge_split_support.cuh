@@ -15,7 +15,10 @@ namespace exercise05 {
 // Whether a comes before b in the course's order, IEEE 754's totalOrder (NaNs and signed zeros in
 // their places).
 __device__ inline bool before(float a, float b) {
+#ifndef GRADING_SASS  // the compiled-code check reads the answer's own instructions, not the
+                      // probe's
   if (grading::g_comparisons != nullptr) atomicAdd(grading::g_comparisons, 1ull);
+#endif
   return lesson05::TotalOrder{}(a, b);
 }
 

@@ -1,6 +1,6 @@
 // The harness of exercise 1 (lesson 05): copies the input to the output, then launches the
 // student's odd_even_phase_kernel once per phase, each launch with enough blocks for one thread per
-// pair; the compare-and-swaps counted when the tests ask.
+// pair; the compare-and-swaps counted when the tests ask, each against the phase of its launch.
 #include "../../grading/harness.hpp"
 
 #include <phase_launches.cuh>  // the student's file
@@ -13,13 +13,21 @@ static_assert(exercise05::kPhaseThreads == 256,
 namespace grading05 {
 namespace {
 
-std::size_t sort_in_phases(const float* d_in, float* d_out, std::size_t n) {
+// With `probe` (armed), each launch is preceded by a copy of the probe that names its phase: the
+// copy waits for the launch before it, and the launch after it waits for the copy (both on the
+// default stream).
+std::size_t sort_in_phases(const float* d_in, float* d_out, std::size_t n,
+                           grading::PairProbe* probe = nullptr) {
   const std::size_t phases = exercise05::phases_for(n);
   const std::size_t pairs = (n + 1) / 2;
   const std::size_t blocks = (pairs + exercise05::kPhaseThreads - 1) / exercise05::kPhaseThreads;
   CUDA_CHECK(cudaMemcpy(d_out, d_in, n * sizeof(float), cudaMemcpyDeviceToDevice));
   grading::watched([&] {
     for (std::size_t phase = 0; phase < phases; ++phase) {
+      if (probe != nullptr) {
+        probe->phase = phase;
+        CUDA_CHECK(cudaMemcpyToSymbol(grading::g_pair_probe, probe, sizeof *probe));
+      }
       exercise05::
           odd_even_phase_kernel<<<static_cast<unsigned>(blocks), exercise05::kPhaseThreads>>>(
               d_out, n, phase);
@@ -36,16 +44,19 @@ std::size_t phase_sort(const float* d_in, float* d_out, std::size_t n) {
 }
 
 PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n) {
-  course::DeviceBuffer<unsigned> counts(n + 1);  // the pairs, then the strays
+  // The pairs, then the strays, the calls off their launch's phase and those of another thread.
+  course::DeviceBuffer<unsigned> counts(n + 3);
   counts.fill_bytes(0);
-  grading::PairProbe probe{d_out, n, counts.data(), counts.data() + n};
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_pair_probe, &probe, sizeof probe));
+  grading::PairProbe probe{
+      d_out, n, counts.data(), counts.data() + n, counts.data() + n + 1, counts.data() + n + 2, 0};
   PhaseCount result;
-  result.phases = sort_in_phases(d_in, d_out, n);
+  result.phases = sort_in_phases(d_in, d_out, n, &probe);
   probe = grading::PairProbe{};
   CUDA_CHECK(cudaMemcpyToSymbol(grading::g_pair_probe, &probe, sizeof probe));
   result.pair_calls = counts.download();
-  result.strays = result.pair_calls.back();
+  result.other_thread = result.pair_calls[n + 2];
+  result.off_phase = result.pair_calls[n + 1];
+  result.strays = result.pair_calls[n];
   result.pair_calls.resize(n > 0 ? n - 1 : 0);
   return result;
 }

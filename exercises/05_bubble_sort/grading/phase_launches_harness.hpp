@@ -12,11 +12,16 @@ namespace grading05 {
 std::size_t phase_sort(const float* d_in, float* d_out, std::size_t n);
 
 // The same, with the compare-and-swaps counted: pair_calls[i] is how many times the places i and
-// i + 1 of the output were compared, strays how many calls compared any other two places.
+// i + 1 of the output were compared, strays how many calls compared any other two places,
+// off_phase how many compared a pair of the other parity than their launch's phase, and
+// other_thread how many were made by a thread other than the pair's own (thread p of a launch takes
+// the pair at 2p + phase % 2).
 struct PhaseCount {
   std::size_t phases = 0;
   std::vector<unsigned> pair_calls;
   unsigned strays = 0;
+  unsigned off_phase = 0;
+  unsigned other_thread = 0;
 };
 PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n);
 

@@ -1,8 +1,11 @@
 // Grades exercise 2 of lesson 05: merge_split_kernel (merge_split.cuh), through the rounds of
 // odd-even transposition on runs of 512 sorted floats, against std::sort in totalOrder, bit for
-// bit, on every input of the lesson, at whole runs and at any n; and a count of the comparisons
-// checks the technique: a merge of two runs by ranks takes about 2 kRun log2(kRun) of them, a sort
-// of the two runs hundreds of times more. Fresh random inputs each run (the seed is printed).
+// bit, on every input of the lesson, at whole runs, at the edges of runs and of pairs of runs, and
+// at sizes drawn from the run's seed; and a count of the comparisons checks the technique: a merge
+// of two runs by ranks takes about 2 kRun log2(kRun) of them, a sort of the two runs hundreds of
+// times more. The [timing] case times the rounds for scripts/time_answer.py: a merge-split that
+// one thread walks, or that sorts the runs again with comparisons of its own, is slower. Fresh
+// random inputs each run (the seed is printed).
 #include <algorithm>
 #include <vector>
 
@@ -12,6 +15,28 @@
 #include "testing.hpp"
 
 namespace {
+
+const lesson05::Dist kDists[] = {
+    lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted, lesson05::Dist::reversed,
+    lesson05::Dist::dups, lesson05::Dist::zeros,   lesson05::Dist::special};
+
+// `count` sizes from the seed's draws at `stream` on, each a random multiple of one of `units`
+// plus -1, 0 or +1, from `least` to `most`; printed with the fixed ones by drawn_sizes.
+std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
+                                  std::size_t least, std::size_t most, int count) {
+  const std::uint64_t seed = course::test::seed();
+  std::vector<std::size_t> sizes;
+  for (int i = 0; i < count; ++i) {
+    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
+    const std::size_t first = (least + unit - 1) / unit;
+    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
+    const std::size_t base =
+        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
+    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
+    sizes.push_back(std::min(std::max(n, least), most));
+  }
+  return sizes;
+}
 
 // The input with each run of kRun sorted, as the first step of the sort leaves it.
 std::vector<float> runs_sorted(std::vector<float> in) {
@@ -30,14 +55,15 @@ void merge_sort(const float* d_in, float* d_out, std::size_t n) {
 }  // namespace
 
 TEST_CASE("merge-split rounds sort every input, at whole runs and at any n", "[gpu]") {
-  for (lesson05::Dist dist : {lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted,
-                              lesson05::Dist::reversed, lesson05::Dist::dups, lesson05::Dist::zeros,
-                              lesson05::Dist::special}) {
-    for (std::size_t n :
-         {std::size_t{1}, std::size_t{2}, std::size_t{511}, std::size_t{512}, std::size_t{513},
-          std::size_t{1024}, std::size_t{5 * 512}, std::size_t{10000}, std::size_t{64 * 512 + 7}}) {
-      const std::vector<float> in =
-          runs_sorted(lesson05::make_input(n, dist, course::test::seed() + n));
+  const std::uint64_t seed = course::test::seed();
+  // Whole runs, a run and a float, one float short, odd numbers of runs, a last pair whose upper
+  // run holds one float; then sizes drawn from the seed at the edges of runs and of pairs of runs.
+  const std::vector<std::size_t> sizes = course::test::drawn_sizes(
+      seed, {1, 2, 511, 512, 513, 1023, 1024, 1025, 1537, 5 * 512, 10000, 64 * 512 + 7},
+      {512, 1024}, 300000, 4, "n");
+  for (lesson05::Dist dist : kDists) {
+    for (std::size_t n : sizes) {
+      const std::vector<float> in = runs_sorted(lesson05::make_input(n, dist, seed + n));
       INFO(lesson05::dists().name(dist) << ", n = " << n);
       CHECK(lesson05::test::sorted_by(merge_sort, in, lesson05::reference_sort(in)) == "");
     }
@@ -47,19 +73,46 @@ TEST_CASE("merge-split rounds sort every input, at whole runs and at any n", "[g
 TEST_CASE("a merge-split compares O(kRun log kRun) times, not a sort's worth", "[gpu]") {
   // A rank each for the 2 kRun floats, by binary search: 2 kRun (log2(kRun) + 1) comparisons; a
   // little more is allowed. Re-sorting the two runs by odd-even transposition takes about
-  // 2 kRun * kRun.
+  // 2 kRun * kRun. Counted at a fixed size and at sizes drawn from the seed, on inputs drawn too.
   const unsigned long long most = 2 * grading05::kRun * (9 + 2);
-  const std::size_t n = 16 * 512 + 100;
-  const std::vector<float> in =
-      runs_sorted(lesson05::make_input(n, lesson05::Dist::uniform, course::test::seed()));
-  course::DeviceBuffer<float> data(in);
-  const grading05::MergeCount count = grading05::merge_rounds_probed(data.data(), n);
-  REQUIRE(lesson05::sort_mismatch(data.download().data(), lesson05::reference_sort(in)) == "");
-  INFO(count.comparisons << " comparisons in " << count.merges << " merge-splits: "
-                         << (count.merges ? count.comparisons / count.merges : 0)
-                         << " per merge-split, at most " << most << " for a merge");
-  CHECK(count.merges > 0);
-  CHECK(count.comparisons <= most * count.merges);
-  INFO("no comparison with before(): the floats must be compared in the course's order");
-  CHECK(count.comparisons > 0);
+  const std::uint64_t seed = course::test::seed();
+  std::vector<std::size_t> sizes = {16 * 512 + 100};
+  for (std::size_t n : at_edges(100, {512, 1024}, 1025, 40000, 3))
+    sizes.push_back(n);
+  course::test::drawn_sizes(seed, sizes, {}, 0, 0, "counted n");
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    const std::size_t n = sizes[s];
+    const lesson05::Dist dist = kDists[course::test::drawn(seed, 200 + s) % 7];
+    const std::vector<float> in = runs_sorted(lesson05::make_input(n, dist, seed + s));
+    course::DeviceBuffer<float> data(in);
+    const grading05::MergeCount count = grading05::merge_rounds_probed(data.data(), n);
+    INFO(lesson05::dists().name(dist) << ", n = " << n);
+    REQUIRE(lesson05::sort_mismatch(data.download().data(), lesson05::reference_sort(in)) == "");
+    INFO(count.comparisons << " comparisons in " << count.merges << " merge-splits: "
+                           << (count.merges ? count.comparisons / count.merges : 0)
+                           << " per merge-split, at most " << most << " for a merge");
+    CHECK(count.merges > 0);
+    CHECK(count.comparisons <= most * count.merges);
+    INFO("no comparison with before(): the floats must be compared in the course's order");
+    CHECK(count.comparisons > 0);
+  }
+}
+
+TEST_CASE("timing: the rounds on about 2^19 floats", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR in the lesson's
+  // CMakeLists.txt): 1024 rounds of 512 merge-splits each, about 5 us a round on the H100 (a few
+  // ms in all). A merge-split that one thread walks with two pointers (1024 steps in a row, some
+  // 40 us), or that sorts the two runs again, takes several times as long. Every call starts
+  // from the same unmerged runs, copied in off the clock.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = (std::size_t{1} << 19) + course::test::drawn(seed, 300) % 512;
+  const std::vector<float> in = runs_sorted(lesson05::make_input(n, lesson05::Dist::uniform, seed));
+  const course::DeviceBuffer<float> d_in(in);
+  course::DeviceBuffer<float> out(n);
+  course::test::report_time([&] { grading05::merge_rounds(out.data(), n); }, 9,
+                            [&] {
+                              CUDA_CHECK(cudaMemcpy(out.data(), d_in.data(), n * sizeof(float),
+                                                    cudaMemcpyDeviceToDevice));
+                            });
+  REQUIRE(lesson05::sort_mismatch(out.download().data(), lesson05::reference_sort(in)) == "");
 }

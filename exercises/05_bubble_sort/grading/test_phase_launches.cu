@@ -1,8 +1,12 @@
 // Grades exercise 1 of lesson 05: odd_even_phase_kernel and phases_for (phase_launches.cuh),
 // against std::sort in totalOrder, bit for bit, on every input of the lesson (NaNs and signed zeros
-// included), at sizes from 1 to 20011; and a count of the compare-and-swaps checks the technique:
-// in P phases, every pair (i, i + 1) is compared once in each phase of its parity, and no other
-// two places ever. Fresh random inputs each run (the seed is printed).
+// included), at the edges of a warp, a block and a block's pairs and at sizes drawn from the run's
+// seed; and a count of the compare-and-swaps checks the technique: in P phases, every pair
+// (i, i + 1) is compared once in each phase of its parity, only in a launch of that phase, by the
+// thread the statement gives it (thread p, the pair at 2p + phase % 2), and no other two places
+// ever. The [timing] case times the whole sort for scripts/time_answer.py. Fresh random inputs
+// each run (the seed is printed).
+#include <algorithm>
 #include <vector>
 
 #include "phase_launches_harness.hpp"
@@ -10,35 +14,72 @@
 #include "sort_check.cuh"
 #include "testing.hpp"
 
+namespace {
+
+const lesson05::Dist kDists[] = {
+    lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted, lesson05::Dist::reversed,
+    lesson05::Dist::dups, lesson05::Dist::zeros,   lesson05::Dist::special};
+
+// `count` sizes from the seed's draws at `stream` on, each a random multiple of one of `units`
+// plus -1, 0 or +1, from `least` to `most`; printed with the fixed ones by drawn_sizes.
+std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
+                                  std::size_t least, std::size_t most, int count) {
+  const std::uint64_t seed = course::test::seed();
+  std::vector<std::size_t> sizes;
+  for (int i = 0; i < count; ++i) {
+    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
+    const std::size_t first = (least + unit - 1) / unit;
+    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
+    const std::size_t base =
+        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
+    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
+    sizes.push_back(std::min(std::max(n, least), most));
+  }
+  return sizes;
+}
+
+void phase_sort(const float* a, float* b, std::size_t m) {
+  grading05::phase_sort(a, b, m);
+}
+
+}  // namespace
+
 TEST_CASE("one launch per phase sorts every input", "[gpu]") {
-  for (lesson05::Dist dist : {lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted,
-                              lesson05::Dist::reversed, lesson05::Dist::dups, lesson05::Dist::zeros,
-                              lesson05::Dist::special}) {
-    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{64},
-                          std::size_t{257}, std::size_t{1024}, std::size_t{3001}}) {
-      const std::vector<float> in = lesson05::make_input(n, dist, course::test::seed() + n);
+  const std::uint64_t seed = course::test::seed();
+  // The edges of a warp (32), of a block's 256 pairs (512 places) and of two of them, and sizes
+  // drawn from the seed at those edges: every run a size nobody could know in advance.
+  const std::vector<std::size_t> sizes = course::test::drawn_sizes(
+      seed, {1, 2, 3, 31, 32, 33, 255, 256, 257, 511, 512, 513, 1023, 1025, 3001}, {32, 512, 1024},
+      12000, 4, "n");
+  for (lesson05::Dist dist : kDists) {
+    for (std::size_t n : sizes) {
+      const std::vector<float> in = lesson05::make_input(n, dist, seed + n);
       INFO(lesson05::dists().name(dist) << ", n = " << n);
-      CHECK(lesson05::test::sorted_by(
-                [](const float* a, float* b, std::size_t m) { grading05::phase_sort(a, b, m); }, in,
-                lesson05::reference_sort(in)) == "");
+      CHECK(lesson05::test::sorted_by(phase_sort, in, lesson05::reference_sort(in)) == "");
     }
   }
-  const std::vector<float> reversed =
-      lesson05::make_input(20011, lesson05::Dist::reversed, course::test::seed());
-  INFO("reversed, n = 20011, more than one block of pairs");
-  CHECK(lesson05::test::sorted_by(
-            [](const float* a, float* b, std::size_t m) { grading05::phase_sort(a, b, m); },
-            reversed, lesson05::reference_sort(reversed)) == "");
+  // Reversed, past 16,384: the smallest value travels the whole array, through dozens of blocks.
+  const std::size_t far = course::test::drawn_sizes(seed, at_edges(100, {512}, 16384, 24576, 1), {},
+                                                    0, 0, "reversed n")[0];
+  const std::vector<float> reversed = lesson05::make_input(far, lesson05::Dist::reversed, seed);
+  INFO("reversed, n = " << far << ", many blocks of pairs");
+  CHECK(lesson05::test::sorted_by(phase_sort, reversed, lesson05::reference_sort(reversed)) == "");
 }
 
 TEST_CASE("each phase compares each pair of its parity once, and nothing else", "[gpu]") {
-  for (std::size_t n : {std::size_t{2}, std::size_t{33}, std::size_t{1000}, std::size_t{1025}}) {
-    const std::vector<float> in =
-        lesson05::make_input(n, lesson05::Dist::uniform, course::test::seed() + n);
+  const std::uint64_t seed = course::test::seed();
+  std::vector<std::size_t> sizes = {2, 3, 513};
+  for (std::size_t n : at_edges(200, {32, 512}, 4, 4000, 3))
+    sizes.push_back(n);
+  course::test::drawn_sizes(seed, sizes, {}, 0, 0, "probed n");
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    const std::size_t n = sizes[s];
+    const lesson05::Dist dist = kDists[course::test::drawn(seed, 300 + s) % 7];
+    const std::vector<float> in = lesson05::make_input(n, dist, seed + n);
     const course::DeviceBuffer<float> d_in(in);
     course::DeviceBuffer<float> out(n);
     const grading05::PhaseCount count = grading05::phase_sort_probed(d_in.data(), out.data(), n);
-    INFO("n = " << n << ", " << count.phases << " phases");
+    INFO(lesson05::dists().name(dist) << ", n = " << n << ", " << count.phases << " phases");
     CHECK(lesson05::sort_mismatch(out.download().data(), lesson05::reference_sort(in)) == "");
     INFO(count.strays << " compare-and-swaps of two places that are not neighbours");
     CHECK(count.strays == 0);
@@ -53,5 +94,25 @@ TEST_CASE("each phase compares each pair of its parity once, and nothing else", 
                << "the first, (" << first << ", " << first + 1 << "), "
                << (wrong ? count.pair_calls[first] : 0u) << " times");
     CHECK(wrong == 0);
+    INFO(count.off_phase << " compare-and-swaps of a pair in a launch of the other parity's phase: "
+                         << "each launch is one phase, and its pairs are those of its parity");
+    CHECK(count.off_phase == 0);
+    INFO(count.other_thread << " compare-and-swaps made by another thread than the pair's own "
+                            << "(thread p of the grid takes the pair at 2p + phase % 2)");
+    CHECK(count.other_thread == 0);
   }
+}
+
+TEST_CASE("timing: a sort of about 4,600 floats, one launch per phase", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR in the lesson's
+  // CMakeLists.txt). The model answer's time is the launches' (about 3.5 us each on the H100, one
+  // per phase: some 16 ms); one thread or one block doing a phase's pairs, or phases done again,
+  // takes several times as long.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = 4097 + 2 * (course::test::drawn(seed, 400) % 512);
+  const std::vector<float> in = lesson05::make_input(n, lesson05::Dist::uniform, seed);
+  const course::DeviceBuffer<float> d_in(in);
+  course::DeviceBuffer<float> out(n);
+  course::test::report_time([&] { grading05::phase_sort(d_in.data(), out.data(), n); });
+  REQUIRE(lesson05::sort_mismatch(out.download().data(), lesson05::reference_sort(in)) == "");
 }
