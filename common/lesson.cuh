@@ -189,7 +189,14 @@ class Lesson {
                 static_cast<unsigned long long>(options_.seed));
     const std::string cause = course::format("--n %zu", options_.n);
     require_host_memory(program_, cause, static_cast<double>(host_bytes > 0 ? host_bytes : bytes));
-    if (probe_gpu()) {
+    std::string why;
+    if (!probe_gpu(&why)) {
+      // Said first, on stderr, so a long CPU part is not a surprise; gpu() says it again at the
+      // end and exits 77.
+      std::fprintf(stderr, "%s: no usable CUDA GPU (%s): the CPU part runs, then the program "
+                   "exits 77 without the GPU part\n", program_.c_str(), why.c_str());
+      std::fflush(stderr);
+    } else {
       std::size_t free_bytes = 0;
       std::size_t total_bytes = 0;
       CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -212,8 +219,10 @@ class Lesson {
   const DeviceReport& gpu() {
     std::string why;
     if (!probe_gpu(&why)) {
-      std::printf("%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
-                  program_.c_str(), why.c_str());
+      std::fflush(stdout);
+      std::fprintf(stderr,
+                   "%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
+                   program_.c_str(), why.c_str());
       std::exit(kExitNoGpu);
     }
     report_ = make_device_report();
