@@ -25,16 +25,22 @@ Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
 import csv
 import sys
 
-try:
-    import matplotlib
+plt = None  # matplotlib.pyplot, imported when a chart is drawn (--help needs none)
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: E402
-except ImportError:
-    if __name__ == "__main__":
+
+def need_matplotlib():
+    global plt
+    if plt is not None:
+        return
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+    except ImportError:
         sys.exit("plot.py: error: matplotlib is not installed "
                  "(Debian/Ubuntu: sudo apt install python3-matplotlib)")
-    raise
+    plt = pyplot
 
 from results import label, speedups  # noqa: E402  (as the generated tables name and scale runs)
 
@@ -174,6 +180,10 @@ def busbw(out, title, paths):
 
 
 def main(argv):
+    if len(argv) < 2 or argv[1] in ("--help", "-h"):
+        print(__doc__.strip())
+        return 0 if len(argv) >= 2 else 2
+    need_matplotlib()
     if len(argv) >= 5 and argv[1] == "--busbw":
         return busbw(argv[2], argv[3], argv[4:])
     if len(argv) == 5 and argv[1] == "--curve":
