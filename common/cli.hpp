@@ -128,6 +128,7 @@ class CountParser {
     throw UsageError("'" + text_ +
                      "' is not a count (examples: 1000, 1e7, 100Mi, 4G, 2^28, 33*2^20, 2^32+7)");
   }
+  [[noreturn]] void not_whole() const { throw UsageError("'" + text_ + "' is not a whole number"); }
   [[noreturn]] void overflow() const {
     throw UsageError("'" + text_ + "' does not fit in 64 bits");
   }
@@ -155,10 +156,37 @@ class CountParser {
     }
     return value;
   }
+  // digits ('.' digits)? ('e' digits)?: a decimal point is allowed where the exponent makes the
+  // number whole again (1.6e9), and only there.
   std::uint64_t number() {
     std::uint64_t value = digits();
+    std::uint64_t places = 0;  // digits after the point
+    if (accept('.')) {
+      const std::size_t start = pos_;
+      const std::uint64_t fraction = digits();
+      places = pos_ - start;
+      std::uint64_t shifted = 0;
+      if (!checked_mul(value, power_of(10, places), &shifted) || shifted > kCountMax - fraction) {
+        overflow();
+      }
+      value = shifted + fraction;
+    }
     if (accept('e')) {
-      if (!checked_mul(value, power_of(10, digits()), &value)) overflow();
+      const std::uint64_t exponent = digits();
+      if (exponent >= places) {
+        if (!checked_mul(value, power_of(10, exponent - places), &value)) overflow();
+        places = 0;
+      } else {
+        const std::uint64_t rest = power_of(10, places - exponent);
+        if (value % rest != 0) not_whole();
+        value /= rest;
+        places = 0;
+      }
+    }
+    if (places > 0) {
+      const std::uint64_t rest = power_of(10, places);
+      if (value % rest != 0) not_whole();
+      value /= rest;
     }
     std::uint64_t unit = 1;
     const std::string units = "kMGT";  // K is accepted for k, as in "1Ki"
@@ -234,8 +262,12 @@ class CommandLine {
         "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
     add(name, "N", help, std::to_string(*target), [=](const std::string& text) {
       const std::uint64_t value = parse_count(text);
-      if ((min > 0 && value < static_cast<std::uint64_t>(min)) ||
-          value > static_cast<std::uint64_t>(max)) {
+      if (value > static_cast<std::uint64_t>(max)) {
+        // The number is fine; its size is not: say so, with the largest allowed.
+        throw UsageError(name + " " + text + " is too large: the most is " + std::to_string(max) +
+                         " (" + range + ")");
+      }
+      if (min > 0 && value < static_cast<std::uint64_t>(min)) {
         throw UsageError(name + " must be " + range + ", not " + text);
       }
       *target = static_cast<Int>(value);

@@ -92,6 +92,9 @@ TEST_CASE("parse_count reads every form the usage promises", "[cli]") {
   CHECK(parse_count("2^32+7") == 4294967303ull);
   CHECK(parse_count("2^20-1") == 1048575);
   CHECK(parse_count("18446744073709551615") == 18446744073709551615ull);
+  CHECK(parse_count("1.6e9") == 1600000000ull);  // a point the exponent makes whole again
+  CHECK(parse_count("2.50e1") == 25);
+  CHECK(parse_count("3.0") == 3);
 }
 
 TEST_CASE("parse_count rejects what is not a count", "[cli]") {
@@ -99,6 +102,18 @@ TEST_CASE("parse_count rejects what is not a count", "[cli]") {
                                     "1e", "5-7", "1 000", "18446744073709551616", "2^64", "1e20");
   CAPTURE(text);
   REQUIRE_THROWS_AS(course::parse_count(text), course::UsageError);
+}
+
+TEST_CASE("a fraction is refused as not whole, and a count past the range as too large", "[cli]") {
+  for (const char* text : {"1.5", "1.25e1", "1.6"}) {
+    CAPTURE(text);
+    try {
+      course::parse_count(text);
+      FAIL("accepted");
+    } catch (const course::UsageError& e) {
+      CHECK(std::string(e.what()).find("is not a whole number") != std::string::npos);
+    }
+  }
 }
 
 TEST_CASE("CommandLine sets options given either way and leaves the rest at their defaults",
@@ -177,7 +192,7 @@ TEST_CASE("CommandLine rejects bad command lines with a message naming the optio
   CHECK(contains(message_for({"--n"}), "--n needs a value"));
   CHECK(contains(message_for({"--n", "abc"}), "--n: 'abc' is not a count"));
   CHECK(contains(message_for({"--n", "0"}), "--n must be a whole number from 1"));
-  CHECK(contains(message_for({"--reps", "51"}), "--reps must be a whole number from 1 to 50"));
+  CHECK(contains(message_for({"--reps", "51"}), "--reps 51 is too large: the most is 50"));
   CHECK(contains(message_for({"--dist", "zipf"}), "--dist must be one of uniform|same"));
   CHECK(contains(message_for({"--flag=1"}), "--flag takes no value"));
   CHECK(contains(message_for({"--n", "5", "--n=6"}), "--n is given twice"));
