@@ -73,7 +73,7 @@ def main(argv):
     parser.add_argument("--model", required=True)
     parser.add_argument("--factor", type=float, required=True)
     parser.add_argument("--name", default="the answer")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv[1:])
     if args.factor < 1 or args.rounds < 1:
         parser.error("--factor must be at least 1 and --rounds at least 1")
