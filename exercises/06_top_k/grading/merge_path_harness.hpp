@@ -7,11 +7,18 @@
 
 namespace grading06 {
 
+// The lists merged_at is handed: the keys themselves (const Key*), or one of two list types that
+// count their reads, of different shapes (a pointer and a counter; one pointer to a tally that
+// holds both, the size of a pointer), so that an answer cannot tell a counted list by its type.
+enum class ListKind { pointers, counting, tally };
+
 // For each of `pairs` pairs of lists (a and b hold pairs * k keys, list p at p * k, each in
 // descending order), one block of k threads (1 to 1024) writes key o of the merge of list p of a
-// and of b to out[p * k + o], with the student's merged_at. With `reads` (not null), every thread
-// also writes how many keys of a and b it read to reads[p * k + o]. All device memory.
+// and of b to out[p * k + o], with the student's merged_at. With `reads` (not null) and a counting
+// kind, every thread also writes how many keys of a and b it read to reads[p * k + o]. All device
+// memory.
 void merge_lists(const std::uint32_t* d_a, const std::uint32_t* d_b, int k, std::size_t pairs,
-                 std::uint32_t* d_out, unsigned* d_reads = nullptr);
+                 std::uint32_t* d_out, unsigned* d_reads = nullptr,
+                 ListKind kind = ListKind::pointers);
 
 }  // namespace grading06

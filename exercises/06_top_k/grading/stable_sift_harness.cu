@@ -52,4 +52,35 @@ Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low
   return out;
 }
 
+std::pair<std::size_t, std::size_t> sift_on_device(const std::uint32_t* d_keys, std::size_t n,
+                                                   std::uint32_t low, std::uint32_t high,
+                                                   std::uint32_t* d_winners,
+                                                   std::uint32_t* d_candidates,
+                                                   std::size_t capacity) {
+  using exercise06::SiftCounts;
+  const std::size_t tiles = (n + kTile - 1) / kTile;
+  course::DeviceBuffer<SiftCounts> counts(tiles);
+  counts.fill_bytes(0xFF);
+  grading::watched([&] {
+    exercise06::count_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
+        d_keys, n, low, high, counts.data());
+  });
+  std::vector<SiftCounts> offsets = counts.download();
+  std::size_t winners = 0;
+  std::size_t candidates = 0;
+  for (SiftCounts& c : offsets) {
+    const SiftCounts here = c;
+    c = SiftCounts{static_cast<unsigned>(winners), static_cast<unsigned>(candidates)};
+    winners += here.winners;
+    candidates += here.candidates;
+  }
+  if (winners > capacity || candidates > capacity) return {winners, candidates};
+  counts.upload(offsets);
+  grading::watched([&] {
+    exercise06::scatter_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
+        d_keys, n, low, high, counts.data(), d_winners, d_candidates);
+  });
+  return {winners, candidates};
+}
+
 }  // namespace grading06

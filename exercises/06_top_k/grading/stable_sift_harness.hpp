@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace grading06 {
@@ -22,5 +23,15 @@ struct Sifted {
 // of its counts over the tiles (computed here), then the student's scatter_tiles.
 Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
                    std::uint32_t high);
+
+// The same sift with everything left on the device, for the [timing] test case: the winners'
+// indices go to d_winners and the candidates' to d_candidates (device memory, `capacity` places
+// each). Returns the totals the tiles counted, {winners, candidates}; when either is past
+// `capacity`, the scatter is not run.
+std::pair<std::size_t, std::size_t> sift_on_device(const std::uint32_t* d_keys, std::size_t n,
+                                                   std::uint32_t low, std::uint32_t high,
+                                                   std::uint32_t* d_winners,
+                                                   std::uint32_t* d_candidates,
+                                                   std::size_t capacity);
 
 }  // namespace grading06

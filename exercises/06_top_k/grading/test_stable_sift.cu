@@ -1,7 +1,11 @@
 // Grades exercise 4 of lesson 06: count_tiles and scatter_tiles (stable_sift.cuh). Each tile's
 // counts must be right, and the winners and candidates must be exactly the indices a stable
 // partition on the CPU gives, in input order, run after run: an append with atomics puts them in
-// the threads' order of arrival, which is not. Fresh random inputs each run (the seed is printed).
+// the threads' order of arrival, which is not. Sizes at the edges of a thread's four keys, a warp's
+// 128, a tile's 1024, and drawn from the run's seed; buckets around keys drawn from the seed, and
+// all winners, all candidates, or neither, where a block's counts reach 1024 and the offsets pass
+// 16 bits. The [timing] case sifts 2^27 keys on the device for scripts/time_answer.py. Fresh random
+// inputs each run (the seed is printed).
 #include <algorithm>
 #include <random>
 #include <vector>
@@ -13,21 +17,29 @@
 
 namespace {
 
+// The sift on the CPU: the indices of the keys above high, and of those in [low, high], in order.
+void partition(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesson06::Key high,
+               std::vector<std::uint32_t>& winners, std::vector<std::uint32_t>& candidates) {
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] > high) {
+      winners.push_back(static_cast<std::uint32_t>(i));
+    } else if (keys[i] >= low) {
+      candidates.push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+}
+
 void check_sift(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesson06::Key high,
                 const char* what) {
   const std::size_t n = keys.size();
   std::vector<unsigned> tile_winners((n + grading06::kTile - 1) / grading06::kTile, 0);
   std::vector<unsigned> tile_candidates(tile_winners.size(), 0);
   std::vector<std::uint32_t> winners, candidates;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (keys[i] > high) {
-      winners.push_back(static_cast<std::uint32_t>(i));
-      ++tile_winners[i / grading06::kTile];
-    } else if (keys[i] >= low) {
-      candidates.push_back(static_cast<std::uint32_t>(i));
-      ++tile_candidates[i / grading06::kTile];
-    }
-  }
+  partition(keys, low, high, winners, candidates);
+  for (std::uint32_t i : winners)
+    ++tile_winners[i / grading06::kTile];
+  for (std::uint32_t i : candidates)
+    ++tile_candidates[i / grading06::kTile];
   const course::DeviceBuffer<lesson06::Key> d_keys(keys);
   for (int run = 0; run < 2; ++run) {
     const grading06::Sifted got = grading06::stable_sift(d_keys.data(), n, low, high);
@@ -44,15 +56,35 @@ void check_sift(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesso
   }
 }
 
+// `count` numbers from the seed's draws at `stream` on, each a random multiple of one of `units`
+// plus -1, 0 or +1, from `least` to `most`.
+std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
+                                  std::size_t least, std::size_t most, int count) {
+  const std::uint64_t seed = course::test::seed();
+  std::vector<std::size_t> sizes;
+  for (int i = 0; i < count; ++i) {
+    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
+    const std::size_t first = (least + unit - 1) / unit;
+    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
+    const std::size_t base =
+        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
+    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
+    sizes.push_back(std::min(std::max(n, least), most));
+  }
+  return sizes;
+}
+
 }  // namespace
 
 TEST_CASE("the sift keeps the input order, at every size", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
   std::mt19937_64 rng(seed);
+  const std::vector<std::size_t> sizes = course::test::drawn_sizes(
+      seed, {1, 3, 4, 5, 127, 128, 129, 1023, 1024, 1025, 100003, std::size_t{1} << 22},
+      {128, 1024}, 1000000, 3, "n");
   for (lesson06::Dist dist : {lesson06::Dist::seed, lesson06::Dist::dups, lesson06::Dist::ascending,
-                              lesson06::Dist::extremes}) {
-    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{1023}, std::size_t{1024},
-                          std::size_t{1025}, std::size_t{100003}, std::size_t{1 << 22}}) {
+                              lesson06::Dist::descending, lesson06::Dist::extremes}) {
+    for (std::size_t n : sizes) {
       const std::vector<lesson06::Key> keys =
           lesson06::keys_of(lesson06::make_input<std::int32_t>(n, dist, seed + n));
       // A bucket around a random key: some keys above it, some in it, most below.
@@ -66,9 +98,57 @@ TEST_CASE("the sift keeps the input order, at every size", "[gpu]") {
 }
 
 TEST_CASE("all winners, all candidates, and none of either", "[gpu]") {
-  const std::vector<lesson06::Key> keys = lesson06::keys_of(
-      lesson06::make_input<std::int32_t>(300007, lesson06::Dist::seed, course::test::seed()));
-  check_sift(keys, 0, 0xFFFFFFFFu, "every key a candidate");
-  check_sift(keys, 0, 0, "every key but the lowest a winner");
-  check_sift(keys, 0xFFFFFFFFu, 0xFFFFFFFFu, "nothing above, almost nothing in");
+  const std::uint64_t seed = course::test::seed();
+  // Every tile's 1024 keys all winners or all candidates (a block's count at its most, 1024, and
+  // the offsets past 16 bits), at a fixed size and at one drawn from the seed.
+  std::vector<std::size_t> sizes = {300007};
+  for (std::size_t n : at_edges(100, {1024}, 70000, 400000, 1))
+    sizes.push_back(n);
+  course::test::drawn_sizes(seed, sizes, {}, 0, 0, "all or none n");
+  for (std::size_t n : sizes) {
+    const std::vector<lesson06::Key> keys =
+        lesson06::keys_of(lesson06::make_input<std::int32_t>(n, lesson06::Dist::seed, seed + n));
+    check_sift(keys, 0, 0xFFFFFFFFu, "every key a candidate");
+    check_sift(keys, 0, 0, "every key but the lowest a winner");
+    check_sift(keys, 0xFFFFFFFFu, 0xFFFFFFFFu, "nothing above, almost nothing in");
+  }
+}
+
+TEST_CASE("timing: a sift of about 2^27 keys", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR in the lesson's
+  // CMakeLists.txt): two reads of 512 MB and the tiles' offsets on the CPU, about a millisecond on
+  // the H100, with one key in a hundred a winner and one a candidate. A scatter in which one
+  // thread walks its tile's 1024 keys in a row, or a block's threads take turns, takes several
+  // times as long. Everything is checked afterwards.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = (std::size_t{1} << 27) + course::test::drawn(seed, 400) % 1024;
+  const std::vector<lesson06::Key> keys =
+      lesson06::keys_of(lesson06::make_input<std::int32_t>(n, lesson06::Dist::seed, seed));
+  std::vector<lesson06::Key> sample(65536);
+  for (std::size_t s = 0; s < sample.size(); ++s)
+    sample[s] = keys[course::test::drawn(seed, 500 + s) % n];
+  std::sort(sample.begin(), sample.end());
+  const lesson06::Key low = sample[sample.size() * 98 / 100];
+  const lesson06::Key high = sample[sample.size() * 99 / 100];
+  std::vector<std::uint32_t> winners, candidates;
+  partition(keys, low, high, winners, candidates);
+  const std::size_t capacity = 2 * std::max(winners.size(), candidates.size()) + 1024;
+  const course::DeviceBuffer<lesson06::Key> d_keys(keys);
+  course::DeviceBuffer<std::uint32_t> d_winners(capacity);
+  course::DeviceBuffer<std::uint32_t> d_candidates(capacity);
+  std::pair<std::size_t, std::size_t> totals;
+  course::test::report_time([&] {
+    totals = grading06::sift_on_device(d_keys.data(), n, low, high, d_winners.data(),
+                                       d_candidates.data(), capacity);
+  });
+  REQUIRE(totals.first == winners.size());
+  REQUIRE(totals.second == candidates.size());
+  std::vector<std::uint32_t> got_winners = d_winners.download();
+  std::vector<std::uint32_t> got_candidates = d_candidates.download();
+  got_winners.resize(winners.size());
+  got_candidates.resize(candidates.size());
+  INFO("the winners' indices, in input order");
+  REQUIRE(course::test::mismatch(got_winners, winners) == "");
+  INFO("the candidates' indices, in input order");
+  REQUIRE(course::test::mismatch(got_candidates, candidates) == "");
 }
