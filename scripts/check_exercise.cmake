@@ -105,11 +105,14 @@ set(forbidden_names
   "_Pragma|_Pragma" "__nv_atomic builtins|__nv_atomic[A-Za-z0-9_]*"
   # Code that ends, steers or reads the test program from outside the graded call: an answer's
   # job is its kernels and their launch, nothing that runs before, after or around the tests.
-  "@ (ends or steers the test program)|exit|_Exit|quick_exit|abort|atexit|at_quick_exit|terminate|std::terminate|signal|raise|longjmp|setjmp|system|popen|fork|kill"
+  "@ (ends or steers the test program)|exit|_exit|_Exit|quick_exit|abort|atexit|at_quick_exit|terminate|std::terminate|signal|raise|longjmp|setjmp|system|popen|fork|vfork|kill|syscall|execv|execve|execvp|execl|execlp|posix_spawn|posix_spawnp"
+  # The compiled-code check builds the answer with GRADING_SASS defined: an answer that asks for
+  # it could show that check one thing and the tests another.
+  "@ (tells the compiled-code check from the tests)|GRADING_SASS"
   "@ (reads the test program's environment)|getenv|secure_getenv|environ|__environ"
   "@ (a declaration the check cannot see into)|extern"
   "@ (code that runs outside the graded call)|__attribute__|constructor|destructor"
-  "@ (a file or stream of the test program)|fopen|freopen|open|dup|dup2|fflush|stdout|stderr|cout|cerr")
+  "@ (a file or stream of the test program)|fopen|freopen|open|openat|creat|dup|dup2|dup3|fflush|stdout|stderr|cout|cerr")
 foreach(name IN LISTS FORBID)
   list(APPEND forbidden_names "${name}|${name}")
 endforeach()
