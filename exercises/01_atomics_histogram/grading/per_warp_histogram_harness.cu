@@ -25,6 +25,10 @@ void launch(const std::uint8_t* d_data, std::size_t n, unsigned long long* d_bin
 
 }  // namespace
 
+int per_warp_histogram_blocks() {
+  return blocks();
+}
+
 void per_warp_histogram(const std::uint8_t* d_data, std::size_t n, unsigned long long* d_bins) {
   grading::watched([&] { launch(d_data, n, d_bins); });
 }

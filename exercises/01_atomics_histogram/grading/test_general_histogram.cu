@@ -1,7 +1,11 @@
 // Grades exercise 2 of lesson 01: the general histogram (general_histogram.cuh), for any block
-// size and any number of bins up to 4096, exact on every input; and a probe of its atomics checks
+// size and any number of bins up to 4096, exact on every input: values over the whole 16-bit range,
+// counts past 16 bits in one block and past 32 bits in one bin; and a probe of its atomics checks
 // the technique: every counted value one shared-memory atomicAdd, and global memory touched only by
-// the merge. Fresh random inputs each run (the seed is printed).
+// the merge. Inputs, sizes, bin counts and block sizes come from the run's seed (printed at the
+// start; COURSE_TEST_SEED repeats it).
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "general_histogram_harness.hpp"
@@ -10,54 +14,76 @@
 
 namespace {
 
-std::vector<std::uint64_t> student_histogram(const std::vector<std::uint16_t>& values,
+using course::test::drawn;
+
+std::vector<std::uint64_t> student_histogram(const std::uint16_t* d_values, std::size_t n,
                                              unsigned num_bins, int threads) {
-  const course::DeviceBuffer<std::uint16_t> d_values(values);
   course::test::GuardedBuffer<unsigned long long> bins(num_bins);
   bins.poison(0xEE);
-  grading01::general_histogram(d_values.data(), values.size(), num_bins, threads, bins.data());
+  grading01::general_histogram(d_values, n, num_bins, threads, bins.data());
   const std::vector<unsigned long long> counts = bins.download();
   REQUIRE(bins.guards_intact());  // nothing written outside bins[0, num_bins)
   return std::vector<std::uint64_t>(counts.begin(), counts.end());
+}
+
+std::vector<std::uint64_t> student_histogram(const std::vector<std::uint16_t>& values,
+                                             unsigned num_bins, int threads) {
+  const course::DeviceBuffer<std::uint16_t> d_values(values);
+  return student_histogram(d_values.data(), values.size(), num_bins, threads);
+}
+
+// n values, most of them below num_bins + 40 (so some are not counted), and about one in eight
+// anywhere in the 16-bit range, 65,535 and values past 32,767 included.
+std::vector<std::uint16_t> values_for(std::size_t n, unsigned num_bins, std::uint64_t seed) {
+  std::vector<std::uint16_t> values =
+      course::random_ints<std::uint16_t>(n, seed, 0, static_cast<std::uint16_t>(num_bins + 40));
+  const auto wide = course::random_ints<std::uint16_t>(n, seed ^ 0x16B17ull, 0, 65535);
+  const auto pick = course::random_ints<std::uint8_t>(n, seed ^ 0x9E37ull, 0, 7);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pick[i] == 0) values[i] = wide[i];
+  }
+  return values;
 }
 
 }  // namespace
 
 TEST_CASE("any block size and any number of bins up to 4096", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
-  const unsigned num_bins = GENERATE(1u, 7u, 255u, 256u, 257u, 1000u, 4096u);
-  for (int threads : {1, 32, 64, 96, 200, 256, 512, 1000, 1024}) {
-    for (std::size_t n : {std::size_t{1}, std::size_t{257}, std::size_t{100003}}) {
-      // Values up to num_bins + 40: some must not be counted.
-      const auto values =
-          course::random_ints<std::uint16_t>(n, seed + n + threads, 0, num_bins + 40);
-      INFO(num_bins << " bins, " << threads << " threads per block, n = " << n);
-      CHECK(course::test::mismatch(student_histogram(values, num_bins, threads),
-                                   lesson01::histogram_of_values(values.data(), n, num_bins)) ==
-            "");
+  const std::vector<std::size_t> bin_counts =
+      course::test::drawn_sizes(seed, {1, 7, 255, 256, 257, 1000, 4096}, {32, 256, 1024}, 4096, 3,
+                                "general_histogram num_bins");
+  const std::vector<std::size_t> block_sizes =
+      course::test::drawn_sizes(seed + 1, {1, 32, 64, 96, 200, 256, 512, 1000, 1024}, {32}, 1024, 3,
+                                "general_histogram threads per block");
+  const std::vector<std::size_t> sizes = course::test::drawn_sizes(
+      seed + 2, {1, 257, 100003}, {32, 256, 1024}, 300000, 1, "general_histogram n");
+  for (const std::size_t num_bins : bin_counts) {
+    for (const std::size_t threads : block_sizes) {
+      for (const std::size_t n : sizes) {
+        const auto values =
+            values_for(n, static_cast<unsigned>(num_bins), seed + n + threads + num_bins);
+        INFO(num_bins << " bins, " << threads << " threads per block, n = " << n);
+        CHECK(course::test::mismatch(student_histogram(values, static_cast<unsigned>(num_bins),
+                                                       static_cast<int>(threads)),
+                                     lesson01::histogram_of_values(
+                                         values.data(), n, static_cast<unsigned>(num_bins))) == "");
+      }
     }
   }
 }
 
-TEST_CASE("all values in one bin, and values all out of range", "[gpu]") {
-  const unsigned num_bins = 4096;
-  const std::size_t n = (std::size_t{1} << 22) + 3;
-  const auto one_bin =
-      std::vector<std::uint16_t>(n, static_cast<std::uint16_t>(course::test::seed() % num_bins));
-  CHECK(course::test::mismatch(student_histogram(one_bin, num_bins, 384),
-                               lesson01::histogram_of_values(one_bin.data(), n, num_bins)) == "");
-  const auto too_big = std::vector<std::uint16_t>(n, 5000);
-  CHECK(course::test::mismatch(student_histogram(too_big, num_bins, 128),
-                               std::vector<std::uint64_t>(num_bins, 0)) == "");
-}
-
 TEST_CASE("each counted value is one shared-memory atomicAdd, and global ones only merge",
           "[gpu]") {
+  // Bin counts and block sizes from the seed: one of each below 300 and 128, one above.
   const std::uint64_t seed = course::test::seed();
-  for (const unsigned num_bins : {300u, 4096u}) {
-    for (const int threads : {96, 1024}) {
-      const std::size_t n = 200003;
-      const auto values = course::random_ints<std::uint16_t>(n, seed + threads, 0, num_bins + 40);
+  const unsigned bin_counts[] = {2 + static_cast<unsigned>(drawn(seed, 40) % 298),
+                                 301 + static_cast<unsigned>(drawn(seed, 41) % 3795)};
+  const int block_sizes[] = {1 + static_cast<int>(drawn(seed, 42) % 127),
+                             128 + static_cast<int>(drawn(seed, 43) % 897)};
+  for (const unsigned num_bins : bin_counts) {
+    for (const int threads : block_sizes) {
+      const std::size_t n = 150000 + drawn(seed, 44 + threads) % 100000;
+      const auto values = values_for(n, num_bins, seed + threads);
       const course::DeviceBuffer<std::uint16_t> d_values(values);
       course::test::GuardedBuffer<unsigned long long> bins(num_bins);
       const grading::AtomicReport report =
@@ -65,7 +91,7 @@ TEST_CASE("each counted value is one shared-memory atomicAdd, and global ones on
       std::size_t counted = 0;
       for (std::uint16_t v : values)
         counted += v < num_bins;
-      INFO(num_bins << " bins, " << threads << " threads per block");
+      INFO(num_bins << " bins, " << threads << " threads per block, n = " << n);
       REQUIRE(course::test::mismatch(bins.download(), lesson01::histogram_of_values(
                                                           values.data(), n, num_bins)) == "");
       INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds
@@ -77,4 +103,90 @@ TEST_CASE("each counted value is one shared-memory atomicAdd, and global ones on
       CHECK(report.counts.global_adds <= merges);
     }
   }
+}
+
+TEST_CASE("all values in one bin, and values all out of range", "[gpu]") {
+  const std::uint64_t seed = course::test::seed();
+  const unsigned num_bins = 4096;
+  const std::size_t n = (std::size_t{1} << 22) + drawn(seed, 10) % 4096;
+  const auto one_bin = std::vector<std::uint16_t>(n, static_cast<std::uint16_t>(seed % num_bins));
+  const int threads = 1 + static_cast<int>(drawn(seed, 11) % 1024);
+  INFO(n << " values, " << threads << " threads per block");
+  CHECK(course::test::mismatch(student_histogram(one_bin, num_bins, threads),
+                               lesson01::histogram_of_values(one_bin.data(), n, num_bins)) == "");
+  const auto too_big =
+      std::vector<std::uint16_t>(n, static_cast<std::uint16_t>(4096 + drawn(seed, 12) % 61440));
+  CHECK(course::test::mismatch(student_histogram(too_big, num_bins, 128),
+                               std::vector<std::uint64_t>(num_bins, 0)) == "");
+}
+
+TEST_CASE("counts past 65,535 of one value in one block", "[gpu]") {
+  // 16-bit counters (two to a word, or a 16-bit total) wrap past 65,535: every block counts more
+  // than that of one value, whatever the block size. The value, the sizes and a stretch of random
+  // values (a MiB at most, fewer than 4,000 of any block's values) come from the seed.
+  const std::uint64_t seed = course::test::seed();
+  const unsigned num_bins = 4096;
+  const int threads = 64 + static_cast<int>(drawn(seed, 20) % 961);
+  const std::size_t per_block = 65536 + 5000 + 1024 + drawn(seed, 21) % 8192;
+  const std::size_t n =
+      per_block * static_cast<std::size_t>(grading01::general_histogram_blocks()) +
+      drawn(seed, 22) % 1024;
+  const auto value = static_cast<std::uint16_t>(drawn(seed, 23) % num_bins);
+  std::vector<std::uint16_t> values(n, value);
+  const std::size_t noise = (std::size_t{1} << 20) - drawn(seed, 24) % 4096;
+  const std::size_t at = drawn(seed, 25) % (n - noise);
+  const auto random = course::random_ints<std::uint16_t>(noise, seed, 0, 65535);
+  std::copy(random.begin(), random.end(), values.begin() + static_cast<std::ptrdiff_t>(at));
+  INFO("every block counts more than 65,535 of one value (n = "
+       << n << ", the value " << value << ", " << threads << " threads per block)");
+  CHECK(course::test::mismatch(student_histogram(values, num_bins, threads),
+                               lesson01::histogram_of_values(values.data(), n, num_bins)) == "");
+}
+
+TEST_CASE("more than 2^32 values of one value: 64-bit bins and size_t indices", "[gpu]") {
+  // One bin past 2^32 (a 32-bit merge loses the carry), and indices past 2^32 (a 32-bit index
+  // wraps, or never ends). The values are set on the GPU, a byte pattern (257 times a byte), with a
+  // stretch of random values copied in at a place drawn from the seed.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = (std::size_t{1} << 32) + 1 + drawn(seed, 30) % (1 << 20);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < 2 * n + (std::size_t{1} << 30)) {
+    WARN("not run: " << n << " 16-bit values do not fit in this GPU's free memory");
+    return;
+  }
+  const unsigned num_bins = 4096;
+  const auto byte = static_cast<unsigned char>(1 + drawn(seed, 31) % 15);
+  const auto value = static_cast<std::uint16_t>(257 * byte);  // below 4096
+  course::DeviceBuffer<std::uint16_t> d_values(n);
+  d_values.fill_bytes(byte);
+  const std::size_t noise = (std::size_t{1} << 20) - drawn(seed, 32) % 4096;
+  const std::size_t at = drawn(seed, 33) % (n - noise);
+  const auto random = course::random_ints<std::uint16_t>(noise, seed, 0, 65535);
+  d_values.upload(random.data(), noise, at);
+  std::vector<std::uint64_t> expected =
+      lesson01::histogram_of_values(random.data(), noise, num_bins);
+  expected[value] += n - noise;
+  const int threads = 256 + static_cast<int>(drawn(seed, 34) % 769);
+  INFO("n = " << n << ", mostly " << value << ": a bin past 2^32; " << threads
+              << " threads per block");
+  CHECK(course::test::mismatch(student_histogram(d_values.data(), n, num_bins, threads),
+                               expected) == "");
+}
+
+TEST_CASE("timing: 2^28 values, 4096 bins, 256 threads per block", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR in the lesson's
+  // CMakeLists.txt). On the H100 the model answer's loop waits on its loads (one value a thread,
+  // 16 warps an SM: about 1.5 ms for these 512 MiB); an answer in which one thread reads and counts
+  // its block's values, or one block the grid's, takes several times as long.
+  const std::size_t n = std::size_t{1} << 28;
+  const unsigned num_bins = 4096;
+  const auto values = course::random_ints<std::uint16_t>(n, course::test::seed(), 0, 4096 + 255);
+  const course::DeviceBuffer<std::uint16_t> d_values(values);
+  course::DeviceBuffer<unsigned long long> bins(num_bins);
+  course::test::report_time(
+      [&] { grading01::general_histogram(d_values.data(), n, num_bins, 256, bins.data()); });
+  std::vector<unsigned long long> got = bins.download();
+  REQUIRE(course::test::mismatch(std::vector<std::uint64_t>(got.begin(), got.end()),
+                                 lesson01::histogram_of_values(values.data(), n, num_bins)) == "");
 }
