@@ -1,9 +1,12 @@
 // The harness of exercise 3 (lesson 02): the largest and smallest element by a reduction built on
-// the student's block_reduce, and a kernel that traces the steps of one block's reduction.
+// the student's block_reduce, kernels that trace the steps of one block's reduction for every type,
+// and a kernel that calls it many times in a row.
 #include "../../grading/harness.hpp"
 
 #include <any_operator.cuh>  // the student's file
 
+#include <climits>
+#include <cstring>
 #include <limits>
 
 #include "../../../common/launch.hpp"
@@ -11,20 +14,43 @@
 #include "any_operator_harness.hpp"
 
 namespace grading02 {
-namespace {}  // namespace
 
-// A traced value in one 64-bit word, so that shuffles can move it: the values it holds in the low
-// half, the steps on its longest path in the high half.
-struct CountSteps {
+// The counting operators, one for each type: a traced value holds how many threads' values it
+// holds and the steps on its longest path, in its bits, so that shuffles move it like any other.
+// A value that holds none is the identity, and combining with it changes nothing.
+struct CountSteps64 {  // values in the low half, steps in the high half
   __device__ unsigned long long operator()(unsigned long long a, unsigned long long b) const {
-    const unsigned long long steps_a = a >> 32;
-    const unsigned long long steps_b = b >> 32;
-    const unsigned long long steps = (steps_a > steps_b ? steps_a : steps_b) + 1;
+    if ((a & 0xFFFFFFFFull) == 0) return b;
+    if ((b & 0xFFFFFFFFull) == 0) return a;
+    const unsigned long long steps = ((a >> 32) > (b >> 32) ? (a >> 32) : (b >> 32)) + 1;
     return (steps << 32) | ((a + b) & 0xFFFFFFFFull);
   }
 };
+struct CountSteps32 {  // values in the low 16 bits, steps in the next 15
+  __device__ int operator()(int a, int b) const {
+    if ((a & 0xFFFF) == 0) return b;
+    if ((b & 0xFFFF) == 0) return a;
+    int steps = ((a >> 16) > (b >> 16) ? (a >> 16) : (b >> 16)) + 1;
+    steps = steps < 0x7FFF ? steps : 0x7FFF;
+    return (steps << 16) | ((a & 0xFFFF) + (b & 0xFFFF));
+  }
+};
+// A float in [2, 4): values in the low 11 bits of the mantissa, steps in the 12 above them.
+constexpr unsigned kFloatBase = 0x40000000u;
+struct CountStepsFloat {
+  __device__ float operator()(float a, float b) const {
+    const unsigned ua = __float_as_uint(a), ub = __float_as_uint(b);
+    if ((ua & 0x7FFu) == 0) return b;
+    if ((ub & 0x7FFu) == 0) return a;
+    const unsigned sa = (ua >> 11) & 0xFFFu, sb = (ub >> 11) & 0xFFFu;
+    unsigned steps = (sa > sb ? sa : sb) + 1;
+    steps = steps < 0xFFFu ? steps : 0xFFFu;
+    return __uint_as_float(kFloatBase | (steps << 11) | ((ua & 0x7FFu) + (ub & 0x7FFu)));
+  }
+};
 
-namespace {
+// The kernels, in a namespace with a name, which the compiled-code check's messages show.
+namespace kernels {
 
 template <typename T, typename Op>
 __global__ void reduce_kernel(const T* in, std::size_t n, Op op, T identity, T* block_results) {
@@ -37,14 +63,33 @@ __global__ void reduce_kernel(const T* in, std::size_t n, Op op, T identity, T* 
 }
 
 template <typename T, typename Op>
+__global__ void trace_kernel(T one, Op op, T identity, T* out) {
+  out[threadIdx.x] = exercise02::block_reduce(one, op, identity);
+}
+
+__global__ void repeated_max_kernel(const int* values, int rounds, unsigned* out) {
+  const std::size_t i = course::first_index();
+  const int v = values[i];
+  unsigned acc = 0;
+  for (int r = 0; r < rounds; ++r)
+    acc = acc * 31u +
+          static_cast<unsigned>(exercise02::block_reduce(v + (r & 7), lesson02::Max{}, INT_MIN));
+  out[i] = acc;
+}
+
+}  // namespace kernels
+
+namespace {
+
+template <typename T, typename Op>
 T reduce(const T* d_in, std::size_t n, int threads, Op op, T identity) {
   const int blocks = 2 * course::sm_count();
   course::DeviceBuffer<T> partial(blocks);
   course::DeviceBuffer<T> result(1);
   grading::watched([&] {
-    reduce_kernel<<<blocks, threads>>>(d_in, n, op, identity, partial.data());
+    kernels::reduce_kernel<<<blocks, threads>>>(d_in, n, op, identity, partial.data());
     CUDA_CHECK(cudaGetLastError());
-    reduce_kernel<<<1, threads>>>(partial.data(), blocks, op, identity, result.data());
+    kernels::reduce_kernel<<<1, threads>>>(partial.data(), blocks, op, identity, result.data());
   });
   return result.download()[0];
 }
@@ -60,8 +105,22 @@ T highest() {
                                               : std::numeric_limits<T>::max();
 }
 
-__global__ void trace_kernel(unsigned long long* out) {
-  out[threadIdx.x] = exercise02::block_reduce(1ull, CountSteps{}, 0ull);
+template <typename T, typename Op>
+std::vector<T> traced_results(int threads, T one, Op op, T identity, std::size_t* shared_bytes) {
+  course::DeviceBuffer<T> out(threads);
+  out.fill_bytes(0xFF);
+  grading::watched([&] { kernels::trace_kernel<<<1, threads>>>(one, op, identity, out.data()); });
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernels::trace_kernel<T, Op>));
+  *shared_bytes = attributes.sharedSizeBytes;
+  return out.download();
+}
+
+template <typename Kernel>
+KernelShared shared_of(const char* name, Kernel kernel, std::size_t value_bytes) {
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return {name, attributes.sharedSizeBytes, value_bytes};
 }
 
 }  // namespace
@@ -78,20 +137,77 @@ float reduce_max(const float* d_in, std::size_t n, int threads) {
 float reduce_min(const float* d_in, std::size_t n, int threads) {
   return reduce(d_in, n, threads, lesson02::Min{}, highest<float>());
 }
+unsigned long long reduce_max(const unsigned long long* d_in, std::size_t n, int threads) {
+  return reduce(d_in, n, threads, lesson02::Max{}, lowest<unsigned long long>());
+}
+unsigned long long reduce_min(const unsigned long long* d_in, std::size_t n, int threads) {
+  return reduce(d_in, n, threads, lesson02::Min{}, highest<unsigned long long>());
+}
 
-ReduceTrace trace_block_reduce(int threads) {
-  course::DeviceBuffer<unsigned long long> out(threads);
-  out.fill_bytes(0xFF);
-  grading::watched([&] { trace_kernel<<<1, threads>>>(out.data()); });
+const char* traced_name(Traced traced) {
+  return traced == Traced::int32     ? "int"
+         : traced == Traced::float32 ? "float"
+                                     : "unsigned long long";
+}
+
+ReduceTrace trace_block_reduce(Traced traced, int threads) {
   ReduceTrace trace;
-  for (unsigned long long word : out.download()) {
-    trace.values.push_back(static_cast<unsigned>(word & 0xFFFFFFFFull));
-    trace.steps.push_back(static_cast<unsigned>(word >> 32));
+  if (traced == Traced::uint64) {
+    for (unsigned long long word :
+         traced_results(threads, 1ull, CountSteps64{}, 0ull, &trace.shared_bytes)) {
+      trace.values.push_back(static_cast<unsigned>(word & 0xFFFFFFFFull));
+      trace.steps.push_back(static_cast<unsigned>(word >> 32));
+    }
+  } else if (traced == Traced::int32) {
+    for (int word : traced_results(threads, 1, CountSteps32{}, 0, &trace.shared_bytes)) {
+      trace.values.push_back(static_cast<unsigned>(word) & 0xFFFFu);
+      trace.steps.push_back((static_cast<unsigned>(word) >> 16) & 0x7FFFu);
+    }
+  } else {
+    float one = 0.0f, identity = 0.0f;
+    const unsigned one_bits = kFloatBase | 1u;
+    std::memcpy(&one, &one_bits, sizeof one);
+    std::memcpy(&identity, &kFloatBase, sizeof identity);
+    for (float value :
+         traced_results(threads, one, CountStepsFloat{}, identity, &trace.shared_bytes)) {
+      unsigned bits = 0;
+      std::memcpy(&bits, &value, sizeof bits);
+      trace.values.push_back(bits & 0x7FFu);
+      trace.steps.push_back((bits >> 11) & 0xFFFu);
+    }
   }
-  cudaFuncAttributes attributes{};
-  CUDA_CHECK(cudaFuncGetAttributes(&attributes, trace_kernel));
-  trace.shared_bytes = attributes.sharedSizeBytes;
   return trace;
+}
+
+std::vector<KernelShared> shared_memory_of_every_kernel() {
+  using kernels::reduce_kernel;
+  using kernels::trace_kernel;
+  using lesson02::Max;
+  using lesson02::Min;
+  using ull = unsigned long long;
+  return {
+      shared_of("reduce_kernel<int, Max>", reduce_kernel<int, Max>, sizeof(int)),
+      shared_of("reduce_kernel<int, Min>", reduce_kernel<int, Min>, sizeof(int)),
+      shared_of("reduce_kernel<float, Max>", reduce_kernel<float, Max>, sizeof(float)),
+      shared_of("reduce_kernel<float, Min>", reduce_kernel<float, Min>, sizeof(float)),
+      shared_of("reduce_kernel<unsigned long long, Max>", reduce_kernel<ull, Max>, sizeof(ull)),
+      shared_of("reduce_kernel<unsigned long long, Min>", reduce_kernel<ull, Min>, sizeof(ull)),
+      shared_of("trace_kernel<int>", trace_kernel<int, CountSteps32>, sizeof(int)),
+      shared_of("trace_kernel<float>", trace_kernel<float, CountStepsFloat>, sizeof(float)),
+      shared_of("trace_kernel<unsigned long long>", trace_kernel<ull, CountSteps64>, sizeof(ull)),
+      shared_of("repeated_max_kernel", kernels::repeated_max_kernel, sizeof(int)),
+  };
+}
+
+int repeated_blocks() {
+  return 2 * course::sm_count();
+}
+
+void repeated_max(const int* d_values, unsigned* d_out) {
+  grading::watched([&] {
+    kernels::repeated_max_kernel<<<repeated_blocks(), kRepeatThreads>>>(d_values, kRepeatRounds,
+                                                                        d_out);
+  });
 }
 
 }  // namespace grading02

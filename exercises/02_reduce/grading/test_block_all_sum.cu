@@ -1,14 +1,16 @@
 // Grades exercise 2 of lesson 02: warp_all_sum and block_all_sum (block_all_sum.cuh). Every thread
-// of every block must get its block's sum, for every block size, on two calls in a row; ints must
-// be exact, and floats must be, bit for bit, the sum in the order the exercise fixes (a butterfly
-// of xor shuffles in each warp, then the same over the warps' sums), which a sum in any other order
-// (a loop, a tree in shared memory) almost never is. Fresh random inputs each run (the seed is
-// printed).
+// of every block must get its block's sum, for every block size, on two calls in a row; ints and
+// 64-bit ints must be exact (with values large enough that a float on the way loses bits), and
+// floats and doubles must be, bit for bit, the sum in the order the exercise fixes (a butterfly of
+// xor shuffles in each warp, then the same over the warps' sums), which a sum in any other order (a
+// loop, a tree in shared memory) almost never is. Inputs, block sizes and grids come from the
+// run's seed (printed at the start; COURSE_TEST_SEED repeats it).
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
-#include "bits.hpp"
 #include "block_all_sum_harness.hpp"
 #include "launch.hpp"
 #include "reference.hpp"
@@ -16,11 +18,26 @@
 
 namespace {
 
+using course::test::drawn;
+
+// Block sizes: multiples of 32 (the exercise's promise), the usual ones and three from the seed.
+std::vector<int> block_sizes(std::uint64_t seed) {
+  std::vector<int> sizes = {32, 64, 96, 160, 256, 512, 992, 1024};
+  for (int k = 0; k < 3; ++k)
+    sizes.push_back(32 * (1 + static_cast<int>(drawn(seed, 50 + k) % 32)));
+  std::printf("COURSE-SIZES: block_all_sum threads per block =");
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    std::printf("%s %d", i == 0 ? "" : ",", sizes[i]);
+  std::printf(" (seed %llu)\n", static_cast<unsigned long long>(seed));
+  return sizes;
+}
+
 // The butterfly on the CPU: after the steps with offsets 16, 8, 4, 2, 1, every lane holds the same
 // sum (x + y and y + x are the same float), which is returned.
-float butterfly(std::vector<float> lanes) {
+template <typename T>
+T butterfly(std::vector<T> lanes) {
   for (int offset = course::kWarpSize / 2; offset > 0; offset /= 2) {
-    std::vector<float> next(course::kWarpSize);
+    std::vector<T> next(course::kWarpSize);
     for (int l = 0; l < course::kWarpSize; ++l)
       next[l] = lanes[l] + lanes[l ^ offset];
     lanes = next;
@@ -29,70 +46,131 @@ float butterfly(std::vector<float> lanes) {
 }
 
 // The block's sum in the exercise's order.
-float block_order_sum(const float* v, int threads) {
-  std::vector<float> warp_sums(course::kWarpSize, 0.0f);
+template <typename T>
+T block_order_sum(const T* v, int threads) {
+  std::vector<T> warp_sums(course::kWarpSize, T(0));
   for (int w = 0; w < threads / course::kWarpSize; ++w)
     warp_sums[w] =
-        butterfly(std::vector<float>(v + w * course::kWarpSize, v + (w + 1) * course::kWarpSize));
+        butterfly(std::vector<T>(v + w * course::kWarpSize, v + (w + 1) * course::kWarpSize));
   return butterfly(warp_sums);
 }
 
 // Floats of very different sizes, so that the order of the additions shows in the bits.
-std::vector<float> spread_floats(std::size_t n, std::uint64_t seed) {
+template <typename T>
+std::vector<T> spread(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> mantissa(1.0f, 2.0f);
+  std::uniform_real_distribution<T> mantissa(1, 2);
   std::uniform_int_distribution<int> exponent(-20, 20);
-  std::vector<float> v(n);
-  for (float& x : v)
-    x = std::ldexp(mantissa(rng), exponent(rng)) * (rng() % 2 ? 1.0f : -1.0f);
+  std::vector<T> v(n);
+  for (T& x : v)
+    x = std::ldexp(mantissa(rng), exponent(rng)) * (rng() % 2 ? 1 : -1);
   return v;
+}
+
+// Every thread's two results against its block's exact sum (ints of either width).
+template <typename T>
+void check_exact(const std::vector<T>& values, int blocks, int threads, const char* what) {
+  const std::size_t count = values.size();
+  const course::DeviceBuffer<T> d_values(values);
+  course::test::GuardedBuffer<T> first(count);
+  course::test::GuardedBuffer<T> second(count);
+  first.poison(0xFF);
+  second.poison(0xFF);
+  grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
+  const std::vector<T> got = first.download();
+  const std::vector<T> got_twice = second.download();
+  REQUIRE(first.guards_intact());
+  REQUIRE(second.guards_intact());
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t b = i / threads;
+    long long expected = 0;
+    for (int t = 0; t < threads; ++t)
+      expected += static_cast<long long>(values[b * threads + t]);
+    INFO(what << ", " << threads << " threads per block: thread " << i % threads << " of block "
+              << b);
+    REQUIRE(static_cast<long long>(got[i]) == expected);
+    INFO("the second call, on 2 v");
+    REQUIRE(static_cast<long long>(got_twice[i]) == 2 * expected);
+  }
+}
+
+// Whether two floats or doubles have the same bits (a sum is only the exercise's if it is bit for
+// bit).
+template <typename T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+// Every thread's first result against the exercise's order of additions, bit for bit.
+template <typename T>
+void check_bits(const std::vector<T>& values, int blocks, int threads, const char* what) {
+  const std::size_t count = values.size();
+  const course::DeviceBuffer<T> d_values(values);
+  course::DeviceBuffer<T> first(count);
+  course::DeviceBuffer<T> second(count);
+  grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
+  const std::vector<T> got = first.download();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t b = i / threads;
+    const T expected = block_order_sum(values.data() + b * threads, threads);
+    INFO(what << ", " << threads << " threads per block: thread " << i % threads << " of block "
+              << b << " got " << got[i] << ", the exercise's order gives " << expected
+              << ": the bits differ");
+    REQUIRE(same_bits(got[i], expected));
+  }
 }
 
 }  // namespace
 
 TEST_CASE("every thread gets its block's sum of ints, for every block size", "[gpu]") {
-  const int blocks = 3;
-  for (int threads : {32, 64, 96, 160, 256, 512, 992, 1024}) {
+  // Values up to 2^22 either way: a warp's sum passes 2^24, where a float on the way loses bits
+  // (a block's sum of 1,024, some 2^26, is still far from 2^31).
+  const std::uint64_t seed = course::test::seed();
+  const int blocks = 2 + static_cast<int>(drawn(seed, 60) % 5);
+  for (int threads : block_sizes(seed)) {
     const std::size_t count = static_cast<std::size_t>(blocks) * threads;
-    const auto values =
-        lesson02::make_input<int>(count, lesson02::Dist::uniform, course::test::seed() + threads);
-    const course::DeviceBuffer<int> d_values(values);
-    course::test::GuardedBuffer<int> first(count);
-    course::test::GuardedBuffer<int> second(count);
-    first.poison(0xFF);
-    second.poison(0xFF);
-    grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
-    const std::vector<int> got = first.download();
-    const std::vector<int> got_twice = second.download();
-    REQUIRE(first.guards_intact());
-    REQUIRE(second.guards_intact());
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t b = i / threads;
-      const long long expected = lesson02::reference_sum(values.data() + b * threads, threads);
-      INFO(threads << " threads per block: thread " << i % threads << " of block " << b);
-      REQUIRE(got[i] == expected);
-      INFO("the second call, on 2 v");
-      REQUIRE(got_twice[i] == 2 * expected);
-    }
+    check_exact(course::random_ints<int>(count, seed + threads, -(1 << 22), 1 << 22), blocks,
+                threads, "ints");
+    check_exact(course::random_ints<long long>(count, seed + threads + 1, -(1ll << 40), 1ll << 40),
+                blocks, threads, "64-bit ints");
   }
 }
 
 TEST_CASE("float sums add up in the exercise's order, bit for bit, in every thread", "[gpu]") {
-  const int blocks = 4;
-  for (int threads : {32, 96, 256, 1024}) {
+  const std::uint64_t seed = course::test::seed();
+  const int blocks = 2 + static_cast<int>(drawn(seed, 61) % 5);
+  for (int threads : block_sizes(seed)) {
     const std::size_t count = static_cast<std::size_t>(blocks) * threads;
-    const std::vector<float> values = spread_floats(count, course::test::seed() + threads);
-    const course::DeviceBuffer<float> d_values(values);
-    course::DeviceBuffer<float> first(count);
-    course::DeviceBuffer<float> second(count);
-    grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
-    const std::vector<float> got = first.download();
-    for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t b = i / threads;
-      const float expected = block_order_sum(values.data() + b * threads, threads);
-      INFO(threads << " threads per block: thread " << i % threads << " of block " << b << " got "
-                   << got[i] << ", the exercise's order gives " << expected << ": the bits differ");
-      REQUIRE(course::bits_of(got[i]) == course::bits_of(expected));
+    check_bits(spread<float>(count, seed + threads), blocks, threads, "floats");
+    check_bits(spread<double>(count, seed + threads + 1), blocks, threads, "doubles");
+  }
+}
+
+TEST_CASE("timing: 8,192 block sums in a row, blocks of 1,024", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR in the lesson's
+  // CMakeLists.txt). Every thread of a full GPU calls block_all_sum 8,192 times on ints, whose
+  // order no test can see: the model answer's two butterflies and two barriers a call take some
+  // hundreds of cycles; an answer in which one thread adds up the block's 1,024 values in a loop,
+  // for ints only, takes several times as long.
+  const std::uint64_t seed = course::test::seed();
+  const int blocks = grading02::repeated_sums_blocks();
+  const int threads = grading02::kRepeatThreads;
+  const std::size_t count = static_cast<std::size_t>(blocks) * threads;
+  const std::vector<int> values = lesson02::make_input<int>(count, lesson02::Dist::uniform, seed);
+  const course::DeviceBuffer<int> d_values(values);
+  course::DeviceBuffer<int> out(count);
+  course::test::report_time([&] { grading02::repeated_sums(d_values.data(), out.data()); });
+  const std::vector<int> got = out.download();
+  // Round r adds r & 7 to every value: the block's sum grows by threads x (r & 7).
+  long long extra = 0;
+  for (int r = 0; r < grading02::kRepeatRounds; ++r)
+    extra += static_cast<long long>(threads) * (r & 7);
+  for (int b = 0; b < blocks; ++b) {
+    const long long sum = lesson02::reference_sum(values.data() + b * threads, threads);
+    const long long expected = grading02::kRepeatRounds * sum + extra;
+    for (int t = 0; t < threads; ++t) {
+      INFO("block " << b << ", thread " << t << ": the sum of its 8,192 results");
+      REQUIRE(got[b * threads + t] == expected);
     }
   }
 }
