@@ -1,9 +1,16 @@
-// Grades exercise 1 of lesson 03: exercise03::TicketLock (ticket_lock.cuh). Many blocks add their
-// sums into one plain int under the lock, 20 times over, with fresh random values each run of the
-// tests (the seed is printed; COURSE_TEST_SEED repeats it). A lock without acquire and release
-// ordering loses updates once an SM runs several blocks; a lock that lets two holders in at once is
-// caught in the act; a lock that is not a ticket lock lets holders in out of turn. A lock that is
-// never released is stopped by the watchdog within seconds.
+// Grades exercise 1 of lesson 03: exercise03::TicketLock (ticket_lock.cuh). First come, first
+// served is measured by arrival: blocks come to the lock one at a time, in an order drawn from the
+// seed, while the first holder keeps them all waiting, and must enter in the order they came (a
+// lock that only counts its holders, or serves them by block number, does not). Then many blocks
+// add their sums into one plain int under the lock, 20 times over: a lock without acquire and
+// release ordering loses updates once an SM runs several blocks; a lock that lets two holders in at
+// once is caught in the act; a lock whose holders enter out of their ticket's turn is seen. The
+// grids and sizes are drawn from the seed (printed; COURSE_TEST_SEED repeats it), one of them past
+// 65,536 tickets. A lock that is never released is stopped by the watchdog within seconds.
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include "inputs.hpp"
@@ -13,14 +20,26 @@
 
 namespace {
 
-void check_lock(int blocks) {
-  const std::size_t n = std::size_t{1} << 20;
-  const std::vector<int> values = course::random_ints<int>(n, course::test::seed(), -100, 100);
+// A number from the seed in [lo, lo + span), printed for grade.py's report.
+int drawn_count(std::uint64_t stream, int lo, int span, const char* what) {
+  const std::uint64_t seed = course::test::seed();
+  const int value =
+      lo + static_cast<int>(course::test::drawn(seed, stream) % static_cast<std::uint64_t>(span));
+  std::printf("COURSE-SIZES: %s = %d (seed %llu)\n", what, value,
+              static_cast<unsigned long long>(seed));
+  return value;
+}
+
+void check_lock(int blocks, int runs) {
+  const std::uint64_t seed = course::test::seed();
+  // Ints summed: a size drawn from the seed, at a warp or block edge or not.
+  const std::size_t n = course::test::drawn_sizes(seed, {}, {32, 256, 4096}, std::size_t{3} << 20,
+                                                  1, "ints summed under the lock")[0];
+  const std::vector<int> values = course::random_ints<int>(n, seed + blocks, -100, 100);
   long long expected = 0;
   for (int v : values)
     expected += v;
   const course::DeviceBuffer<int> d_values(values);
-  const int runs = 20;
   const grading03::LockOutcome outcome =
       grading03::locked_sums(d_values.data(), n, expected, blocks, runs);
   INFO(blocks << " blocks: " << outcome.overlaps << " times two threads were inside at once");
@@ -37,9 +56,60 @@ void check_lock(int blocks) {
 }  // namespace
 
 TEST_CASE("the ticket lock keeps every block's sum with 8 blocks per SM, 20 runs", "[gpu]") {
-  check_lock(8 * course::sm_count());
+  check_lock(drawn_count(1010, 8 * course::sm_count() - 1, 3, "blocks, 8 per SM give or take 1"),
+             20);
 }
 
-TEST_CASE("the ticket lock keeps every block's sum with 8192 blocks, more than fit", "[gpu]") {
-  check_lock(8192);
+TEST_CASE("first come, first served: holders enter in the order they came to the lock", "[gpu]") {
+  const std::uint64_t seed = course::test::seed();
+  const int sms = course::sm_count();
+  // 2 to 4 one-warp blocks an SM: all resident at once, so the first holder can wait for the rest.
+  const int waiters = drawn_count(1000, 2 * sms, 2 * sms + 1, "blocks queueing at the lock");
+  for (int run = 0; run < 3; ++run) {
+    std::vector<int> arrival(static_cast<std::size_t>(waiters));  // arrival[b]: when block b comes
+    std::iota(arrival.begin(), arrival.end(), 0);
+    std::mt19937_64 rng(course::test::drawn(seed, 1001 + run));
+    std::shuffle(arrival.begin(), arrival.end(), rng);
+    if (arrival[0] == 0) std::swap(arrival[0], arrival[1]);  // block 0 never comes first
+    const grading03::QueueOutcome outcome = grading03::queued_entries(arrival);
+    INFO(waiters << " blocks, one at a time, each after the one before took its ticket, run "
+                 << run);
+    INFO(outcome.overlaps << " times two threads were inside at once");
+    CHECK(outcome.overlaps == 0);
+    INFO(outcome.out_of_order
+         << " holders entered out of their arrival order (a ticket lock serves them first come, "
+            "first served)");
+    CHECK(outcome.out_of_order == 0);
+    INFO("next and serving must both end at the number of blocks");
+    CHECK(!outcome.miscounted);
+  }
+}
+
+TEST_CASE("the ticket lock keeps every block's sum with thousands of blocks, more than fit",
+          "[gpu]") {
+  check_lock(drawn_count(1020, 4096, 8193, "blocks, more than fit at once"), 20);
+}
+
+TEST_CASE("past 65,536 tickets: nothing wraps at 16 bits", "[gpu]") {
+  check_lock(drawn_count(1030, 65537, 8192, "blocks, more tickets than 16 bits count"), 2);
+}
+
+TEST_CASE("timing: 4096 blocks take the lock in turn", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR 5 in the lesson's
+  // CMakeLists.txt): 4096 handoffs of the lock, each a few round trips to L2 (the holder's adds,
+  // its release, the next waiter's acquiring load), about 3 microseconds: some 12 ms in all on an
+  // H100. Honest variants (no sleep between looks, a sleep of up to a microsecond, a back-off that
+  // grows with the distance to the turn) change a handoff by a microsecond at most, well within 5
+  // times; a lock whose waiters sleep 100 microseconds between looks makes every handoff wait tens
+  // of microseconds, 10 to 30 times the model answer's.
+  const std::size_t n = std::size_t{1} << 20;
+  const std::vector<int> values = course::random_ints<int>(n, course::test::seed(), -100, 100);
+  long long expected = 0;
+  for (int v : values)
+    expected += v;
+  const course::DeviceBuffer<int> d_values(values);
+  grading03::LockOutcome outcome;
+  course::test::report_time(
+      [&] { outcome = grading03::locked_sums(d_values.data(), n, expected, 4096, 1); });
+  CHECK(outcome.overlaps + outcome.wrong_runs + outcome.out_of_turn + outcome.miscounted_runs == 0);
 }

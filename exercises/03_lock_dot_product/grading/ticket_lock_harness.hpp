@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace grading03 {
 
@@ -17,5 +18,18 @@ struct LockOutcome {
 };
 LockOutcome locked_sums(const int* d_values, std::size_t n, long long expected, int blocks,
                         int runs);
+
+// What one run of the queue saw. Block b (one thread of it) comes to the lock as the arrival[b]-th
+// (from 0), and only after the one before it has taken its ticket: it waits until that one has
+// said "now I call lock()" and `next` has moved on from what it was then. The first to enter holds
+// the lock until the last has taken its ticket, so every other waits in the queue. A first come,
+// first served lock lets them in in the order they came; every block is resident at once (the
+// tests keep arrival.size() to a few blocks per SM).
+struct QueueOutcome {
+  int out_of_order = 0;     // holders that entered at another place in line than they came
+  int overlaps = 0;         // times a thread entered while another was inside
+  bool miscounted = false;  // next or serving did not end at the number of blocks
+};
+QueueOutcome queued_entries(const std::vector<int>& arrival);
 
 }  // namespace grading03

@@ -1,8 +1,9 @@
-// A wrong answer to exercise 1 (lesson 03) that the tests cannot see on the H100: a ticket lock with
-// every access relaxed, as the book's lock has no fences. Nothing orders the critical sections, so
-// by the CUDA memory model a holder may read a stale total or publish its write late; on the H100
-// every test of the exercise passed with it (docs/results/h100-80gb-hbm3/grade_unseen.txt). Kept
-// here, outside the wrong answers that must score zero, to show what testing cannot promise.
+// A wrong answer to exercise 1 (lesson 03): a ticket lock with every access relaxed, as the book's
+// lock has no fences. Nothing orders the critical sections, so by the CUDA memory model a holder
+// may read a stale total or publish its write late. On the H100 every test of the exercise passed
+// with it (docs/results/h100-80gb-hbm3/grade_unseen.txt: it was kept in grading/unseen/); its
+// compiled code shows it, on any machine: no acquire, no release.
+// expect: compiled: lacks an acquire
 #pragma once
 
 #include <cuda/atomic>
