@@ -1,6 +1,6 @@
 // What exercise 1 (lesson 04) gives the student's file: the counting table's layout, a fresh entry
 // from its pool, and a lock per bucket (lesson 03's correct lock, which here also counts how often
-// it is taken, for the tests).
+// each bucket's lock is taken, for the tests).
 #pragma once
 
 #include <cstdint>
@@ -18,13 +18,15 @@ struct CountEntry {
 };
 
 // A chained table of counts, as a kernel sees it: `buckets` list heads (null: empty), a pool of
-// entries handed out in order, and one lock word per bucket (0: free).
+// entries handed out in order, and one lock word per bucket (0: free), with a count of its
+// acquisitions.
 struct CountTable {
   CountEntry** heads;
   CountEntry* pool;
-  unsigned long long* pool_used;     // entries handed out so far
-  int* locks;                        // one per bucket
-  unsigned long long* acquisitions;  // how many times a bucket lock was taken (for the tests)
+  unsigned long long* pool_used;  // entries handed out so far
+  int* locks;                     // one per bucket
+  unsigned long long*
+      acquisitions;  // per bucket: how many times its lock was taken (for the tests)
   std::uint32_t buckets;
 };
 
@@ -51,7 +53,7 @@ struct BucketLock {
 };
 
 __device__ inline BucketLock lock_of(const CountTable& table, std::uint32_t bucket) {
-  return {&table.locks[bucket], table.acquisitions};
+  return {&table.locks[bucket], &table.acquisitions[bucket]};
 }
 
 }  // namespace exercise04

@@ -8,8 +8,8 @@
 #include "sorted_insert_harness.hpp"
 
 namespace grading04 {
-namespace {
 
+// (Outside an anonymous namespace, so that the compiled-code check's messages can name it.)
 __global__ void insert_kernel(const std::uint32_t* keys, std::size_t n, lesson04::Entry** heads,
                               lesson04::Entry* pool, std::uint32_t buckets) {
   for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
@@ -21,8 +21,6 @@ __global__ void insert_kernel(const std::uint32_t* keys, std::size_t n, lesson04
   }
 }
 
-}  // namespace
-
 Chains insert_all_sorted(const std::uint32_t* d_keys, std::size_t n, std::uint32_t buckets,
                          int blocks) {
   course::DeviceBuffer<lesson04::Entry*> heads(buckets);
@@ -31,6 +29,15 @@ Chains insert_all_sorted(const std::uint32_t* d_keys, std::size_t n, std::uint32
   grading::watched(
       [&] { insert_kernel<<<blocks, 256>>>(d_keys, n, heads.data(), pool.data(), buckets); });
   return {heads.download(), pool.download(), pool.data()};
+}
+
+void insert_all_sorted_only(const std::uint32_t* d_keys, std::size_t n, std::uint32_t buckets,
+                            int blocks) {
+  course::DeviceBuffer<lesson04::Entry*> heads(buckets);
+  course::DeviceBuffer<lesson04::Entry> pool(n);
+  heads.fill_bytes(0);
+  grading::watched(
+      [&] { insert_kernel<<<blocks, 256>>>(d_keys, n, heads.data(), pool.data(), buckets); });
 }
 
 }  // namespace grading04

@@ -1,13 +1,17 @@
 // Grades exercise 3 of lesson 04: erase and find (erase.cuh). v4's insert builds the table; the
-// student's erase removes a random half of its distinct keys; then the student's find must give
-// every remaining key its value (its last index), and kNotFound for every erased and every absent
-// key. The slots are checked too: each erased key's slot a tombstone, no slot made empty. Long
-// probe runs, the sentinel key, and a table with no empty slot at all (a find that never stops is
-// stopped by the watchdog). Fresh random keys each run (the seed is printed; COURSE_TEST_SEED
-// repeats it).
+// student's erase removes a random half of its distinct keys, and is asked too for keys that were
+// never inserted (it must change nothing for them); then the student's find must give every
+// remaining key its value (its last index), and kNotFound for every erased and every absent key.
+// The slots are checked too: each erased key's slot a tombstone, every other slot as it was, no
+// slot made empty. Long probe runs, a run that wraps past the table's end, the sentinel key, and
+// tables with no empty slot at all, one of them past 65,536 slots (a search that never stops is
+// stopped by the watchdog). The sizes are drawn from the seed (printed; COURSE_TEST_SEED repeats
+// it).
 #include <algorithm>
+#include <cstdio>
 #include <random>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "erase_harness.hpp"
@@ -17,6 +21,15 @@
 #include "testing.hpp"
 
 namespace {
+
+// A number from the seed in [lo, lo + span), printed for grade.py's report.
+std::size_t drawn_in(std::uint64_t stream, std::size_t lo, std::size_t span, const char* what) {
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t value = lo + course::test::drawn(seed, stream) % span;
+  std::printf("COURSE-SIZES: %s = %zu (seed %llu)\n", what, value,
+              static_cast<unsigned long long>(seed));
+  return value;
+}
 
 grading04::TableView view_of(lesson04::OpenTable& table) {
   const lesson04::OpenView v = table.view();
@@ -33,16 +46,17 @@ std::vector<std::uint32_t> student_find(lesson04::OpenTable& table,
   return out.download();
 }
 
-std::size_t count_slots(lesson04::OpenTable& table, lesson04::Slot which) {
+std::vector<lesson04::Slot> slots_of(lesson04::OpenTable& table) {
   const lesson04::OpenView v = table.view();
   std::vector<lesson04::Slot> slots(v.capacity);
   CUDA_CHECK(cudaMemcpy(slots.data(), v.slots, slots.size() * sizeof(lesson04::Slot),
                         cudaMemcpyDeviceToHost));
-  return static_cast<std::size_t>(std::count(slots.begin(), slots.end(), which));
+  return slots;
 }
 
 // Builds a table of `keys` with `slots` slots, erases a random half of its distinct keys with the
-// student's erase, and checks the slots and the student's find.
+// student's erase, together with a quarter as many keys that were never inserted, and checks the
+// slots and the student's find.
 void check_erase(const std::vector<std::uint32_t>& keys, std::size_t slots, const std::string& what,
                  lesson04::Hash hash = lesson04::Hash::mixed, std::uint64_t shuffle = 0) {
   const course::DeviceBuffer<std::uint32_t> d_keys(keys);
@@ -58,24 +72,46 @@ void check_erase(const std::vector<std::uint32_t>& keys, std::size_t slots, cons
   std::mt19937_64 rng(course::test::seed() + shuffle);
   std::shuffle(distinct.begin(), distinct.end(), rng);
   const std::vector<std::uint32_t> erased(distinct.begin(), distinct.begin() + distinct.size() / 2);
-  const std::size_t empty_before = count_slots(table, lesson04::kEmptySlot);
-  const course::DeviceBuffer<std::uint32_t> d_erased(erased);
-  grading04::erase_keys(view_of(table), d_erased.data(), erased.size());
+  // Keys never inserted, erased among the others: an erase must find them absent and stop.
+  const std::vector<std::uint32_t> never = lesson04::make_absent_keys(
+      std::max<std::size_t>(1, erased.size() / 4), keys, course::test::seed() ^ (shuffle + 77));
+  std::vector<std::uint32_t> to_erase(erased);
+  to_erase.insert(to_erase.end(), never.begin(), never.end());
+  std::shuffle(to_erase.begin(), to_erase.end(), rng);
+
+  const std::vector<lesson04::Slot> before = slots_of(table);
+  const course::DeviceBuffer<std::uint32_t> d_erased(to_erase);
+  grading04::erase_keys(view_of(table), d_erased.data(), to_erase.size());
+  const std::vector<lesson04::Slot> after = slots_of(table);
 
   INFO(what << ", n = " << keys.size() << ", " << table.capacity() << " slots, " << erased.size()
-            << " keys erased");
+            << " keys erased and " << never.size() << " never inserted");
   std::size_t erased_in_slots = 0;
+  const std::unordered_set<std::uint32_t> erased_set(erased.begin(), erased.end());
   for (std::uint32_t key : erased) {
     erased_in_slots += key != lesson04::kEmptyKey;
     map.erase(key);
   }
-  const std::size_t empty_after = count_slots(table, lesson04::kEmptySlot);
+  const auto empty_before =
+      static_cast<std::size_t>(std::count(before.begin(), before.end(), lesson04::kEmptySlot));
+  const auto empty_after =
+      static_cast<std::size_t>(std::count(after.begin(), after.end(), lesson04::kEmptySlot));
   INFO("empty slots: " << empty_before << " before the erases, " << empty_after
                        << " after (an erased key's slot must not become empty)");
   CHECK(empty_after == empty_before);
-  INFO("tombstones: " << count_slots(table, exercise04::kTombstone) << " for " << erased_in_slots
-                      << " erased keys");
-  CHECK(count_slots(table, exercise04::kTombstone) == erased_in_slots);
+  const auto tombstones =
+      static_cast<std::size_t>(std::count(after.begin(), after.end(), exercise04::kTombstone));
+  INFO("tombstones: " << tombstones << " for " << erased_in_slots << " erased keys");
+  CHECK(tombstones == erased_in_slots);
+  std::size_t changed = 0;
+  for (std::size_t s = 0; s < before.size(); ++s) {
+    const bool erased_here =
+        before[s] != lesson04::kEmptySlot && erased_set.count(lesson04::key_of(before[s])) != 0;
+    changed += after[s] != (erased_here ? exercise04::kTombstone : before[s]);
+  }
+  INFO(changed << " slots are not what they should be: each erased key's slot a tombstone, every "
+                  "other slot as it was (an erase of a key that is not there changes nothing)");
+  CHECK(changed == 0);
   INFO("find of every key inserted: the erased ones must be absent, the others found");
   CHECK(course::test::mismatch(student_find(table, keys), lesson04::reference_find(map, keys)) ==
         "");
@@ -87,29 +123,47 @@ void check_erase(const std::vector<std::uint32_t>& keys, std::size_t slots, cons
         "");
 }
 
+// `slots` distinct keys: a table of exactly that many slots has no empty one.
+std::vector<std::uint32_t> filling_keys(std::size_t slots) {
+  std::vector<std::uint32_t> all(slots);
+  for (std::size_t i = 0; i < slots; ++i)
+    all[i] = static_cast<std::uint32_t>(i * 2654435761u);  // an odd multiplier: distinct
+  return all;
+}
+
 }  // namespace
 
 TEST_CASE("erased keys are gone, the others found, at every size", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
-  for (std::size_t n : {1, 2, 33, 257, 4097, 1000003}) {
+  const std::vector<std::size_t> sizes =
+      course::test::drawn_sizes(seed, {1, 2, 31, 33, 255, 257, 4097, 1000003}, {32, 256, 4096},
+                                std::size_t{1} << 18, 3, "keys");
+  for (std::size_t n : sizes) {
     for (lesson04::Dist dist : {lesson04::Dist::random, lesson04::Dist::dups}) {
-      check_erase(lesson04::make_keys(n, dist, seed), lesson04::capacity_for(n, 0.5),
+      check_erase(lesson04::make_keys(n, dist, seed + n), lesson04::capacity_for(n, 0.5),
                   lesson04::dists().name(dist));
     }
   }
   // A full table's runs are long: an erased slot that turned empty would cut many of them.
-  check_erase(lesson04::make_keys(100003, lesson04::Dist::random, seed),
-              lesson04::capacity_for(100003, 0.9), "random, load 0.9");
+  const std::size_t n = drawn_in(4000, 80001, 40000, "keys at load 0.9");
+  check_erase(lesson04::make_keys(n, lesson04::Dist::random, seed), lesson04::capacity_for(n, 0.9),
+              "random, load 0.9");
 }
 
 TEST_CASE("long probe runs, and the sentinel key kept beside the slots", "[gpu]") {
   const std::size_t slots = 4096;  // a multiple of kMaxWindow: the capacity is exactly this
-  std::vector<std::uint32_t> colliding(3000);
+  const std::size_t run = drawn_in(4010, 2500, 1000, "keys in one run");
+  std::vector<std::uint32_t> colliding(run);
   for (std::size_t i = 0; i < colliding.size(); ++i)
     colliding[i] = static_cast<std::uint32_t>((i + 1) * slots);  // with key % slots, all at 0
-  check_erase(colliding, slots, "one run of 3000 keys", lesson04::Hash::book);
-  std::vector<std::uint32_t> keys =
-      lesson04::make_keys(10007, lesson04::Dist::random, course::test::seed());
+  check_erase(colliding, slots, "one run of colliding keys", lesson04::Hash::book);
+  // With key % slots, all at slot slots - 100: the run goes past the end and on from slot 0.
+  std::vector<std::uint32_t> wrapping(run);
+  for (std::size_t i = 0; i < wrapping.size(); ++i)
+    wrapping[i] = static_cast<std::uint32_t>(i * slots + slots - 100);
+  check_erase(wrapping, slots, "one run that wraps past the last slot", lesson04::Hash::book);
+  std::vector<std::uint32_t> keys = lesson04::make_keys(
+      drawn_in(4011, 9001, 2048, "keys"), lesson04::Dist::random, course::test::seed());
   keys[17] = lesson04::kEmptyKey;
   keys[9000] = lesson04::kEmptyKey;
   for (std::uint64_t s = 0; s < 4; ++s) {  // a random half: sometimes the sentinel is erased
@@ -119,9 +173,53 @@ TEST_CASE("long probe runs, and the sentinel key kept beside the slots", "[gpu]"
 }
 
 TEST_CASE("a table with no empty slot: erase, then find stops", "[gpu]") {
-  const std::size_t slots = 4096;
-  std::vector<std::uint32_t> all(slots);
-  for (std::size_t i = 0; i < slots; ++i)
-    all[i] = static_cast<std::uint32_t>(i * 2654435761u);  // distinct: every slot used
-  check_erase(all, slots, "no empty slot");
+  check_erase(filling_keys(4096), 4096, "no empty slot");
+  // Past 65,536 slots, where a 16-bit count of probes never reaches the table's size.
+  const std::size_t slots = 16 * drawn_in(4020, 4097, 4096, "slots / 16, no empty slot");
+  check_erase(filling_keys(slots), slots, "no empty slot, past 65,536 slots");
+}
+
+TEST_CASE("timing: about 2^20 keys at load 0.5, a quarter erased, 2^21 finds", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR 5 in the lesson's
+  // CMakeLists.txt): the table built again with v4's insert off the clock, then the student's
+  // erase of about 2^18 keys and 2^21 finds, each a probe of a few slots: a fraction of a
+  // millisecond on an H100, most of it the two launches and waits. Honest variants (a
+  // compare-and-swap for the tombstone, a modulo per probe) stay within 2 times. Erases that wait
+  // for one another (one lock for the table) take 2^18 handoffs, hundreds of times as long; a probe
+  // that does not stop at an empty slot never ends here.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = (std::size_t{1} << 20) - course::test::drawn(seed, 4030) % 4096;
+  const auto base = static_cast<std::uint32_t>(course::test::drawn(seed, 4031));
+  std::vector<std::uint32_t> keys(n);  // distinct: mix32 is a bijection
+  std::vector<std::uint32_t> queries(2 * n);
+  std::vector<std::uint32_t> to_erase;
+  std::vector<std::uint32_t> expected(2 * n, lesson04::kNotFound);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = lesson04::mix32(base + static_cast<std::uint32_t>(i));
+    queries[2 * i] = keys[i];
+    queries[2 * i + 1] = lesson04::mix32(base + static_cast<std::uint32_t>(n + i));  // absent
+    if (i % 4 == 1) {
+      to_erase.push_back(keys[i]);
+    } else {
+      expected[2 * i] = static_cast<std::uint32_t>(i);
+    }
+    if (i % 16 == 3) to_erase.push_back(queries[2 * i + 1]);  // an erase of an absent key
+  }
+  const course::DeviceBuffer<std::uint32_t> d_keys(keys);
+  const course::DeviceBuffer<std::uint32_t> d_queries(queries);
+  const course::DeviceBuffer<std::uint32_t> d_erase(to_erase);
+  course::DeviceBuffer<std::uint32_t> d_out(queries.size());
+  lesson04::OpenTable table(lesson04::capacity_for(n, 0.5));
+  course::test::report_time(
+      [&] {
+        grading04::erase_keys(view_of(table), d_erase.data(), to_erase.size());
+        grading04::find_keys(view_of(table), d_queries.data(), queries.size(), d_out.data());
+      },
+      9,
+      [&] {  // off the clock: the table built again, as the erases left it changed
+        table.clear();
+        lesson04::insert_open(d_keys.data(), n, table, {});
+        CUDA_CHECK(cudaDeviceSynchronize());
+      });
+  CHECK(course::test::mismatch(d_out.download(), expected) == "");
 }

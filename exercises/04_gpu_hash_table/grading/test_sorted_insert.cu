@@ -1,8 +1,10 @@
 // Grades exercise 2 of lesson 04: insert_sorted (sorted_insert.cuh). After thousands of threads
 // have inserted into the same few lists at once, the table is copied back: every entry must be
 // reachable exactly once, in its bucket, with its own key and index (the book's verify_table, made
-// exact), and every list must be sorted by key. Fresh random keys each run (the seed is printed;
-// COURSE_TEST_SEED repeats it).
+// exact), and every list must be sorted by key. The list counts and sizes are drawn from the seed
+// (printed; COURSE_TEST_SEED repeats it); keys come in random, increasing and decreasing order,
+// repeated, and with the edge keys 0, 2^31 - 1, 2^31 and 2^32 - 1 among them.
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,15 @@
 #include "testing.hpp"
 
 namespace {
+
+// A number from the seed in [lo, lo + span), printed for grade.py's report.
+std::size_t drawn_in(std::uint64_t stream, std::size_t lo, std::size_t span, const char* what) {
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t value = lo + course::test::drawn(seed, stream) % span;
+  std::printf("COURSE-SIZES: %s = %zu (seed %llu)\n", what, value,
+              static_cast<unsigned long long>(seed));
+  return value;
+}
 
 void check_sorted(const std::vector<std::uint32_t>& keys, std::uint32_t buckets, int blocks,
                   const std::string& what) {
@@ -33,29 +44,76 @@ void check_sorted(const std::vector<std::uint32_t>& keys, std::uint32_t buckets,
   CHECK(out_of_order == 0);
 }
 
+// n keys of a kind, with the edge keys 0, 2^31 - 1, 2^31 and 2^32 - 1 in the first places.
+std::vector<std::uint32_t> keys_with_edges(std::size_t n, lesson04::Dist dist, std::uint64_t seed) {
+  std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, seed);
+  const std::uint32_t edges[] = {0u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
+  for (std::size_t i = 0; i < keys.size() && i < 4; ++i)
+    keys[i] = edges[i];
+  return keys;
+}
+
 }  // namespace
 
 TEST_CASE("every entry in place and every list sorted, under heavy contention", "[gpu]") {
-  // (Inserting into a sorted list walks it: four buckets of a few thousand keys each keep the walks
-  // short enough for a fraction of a second.)
+  // (Inserting into a sorted list walks it: a few buckets of a few thousand keys each keep the
+  // walks short enough for a fraction of a second.)
   const std::uint64_t seed = course::test::seed();
   const int blocks = 8 * course::sm_count();
+  const auto few = static_cast<std::uint32_t>(drawn_in(3000, 3, 5, "few buckets"));
+  const auto many = static_cast<std::uint32_t>(drawn_in(3001, 700, 700, "many buckets"));
   for (int run = 0; run < 3; ++run) {
-    check_sorted(lesson04::make_keys(20011, lesson04::Dist::random, seed + run), 4, blocks,
-                 "random");
-    check_sorted(lesson04::make_keys(20011, lesson04::Dist::dups, seed + run), 4, blocks, "dups");
-    check_sorted(lesson04::make_keys(1 << 18, lesson04::Dist::random, seed + run), 1024, blocks,
-                 "random");
+    const std::size_t small = drawn_in(3002 + run, 16001, 4096, "keys");
+    check_sorted(keys_with_edges(small, lesson04::Dist::random, seed + run), few, blocks, "random");
+    check_sorted(keys_with_edges(small, lesson04::Dist::dups, seed + run), few, blocks, "dups");
+    check_sorted(keys_with_edges(drawn_in(3005 + run, (1u << 18) + 1, 1u << 16, "keys"),
+                                 lesson04::Dist::random, seed + run),
+                 many, blocks, "random");
   }
 }
 
 TEST_CASE("small tables, awkward sizes, repeated keys", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
-  for (std::size_t n : {1, 2, 33, 257, 4097}) {
+  const auto buckets = static_cast<std::uint32_t>(drawn_in(3010, 900, 400, "buckets"));
+  const std::vector<std::size_t> sizes =
+      course::test::drawn_sizes(seed, {1, 2, 31, 33, 255, 257, 4097}, {32, 256}, 8192, 3, "keys");
+  for (std::size_t n : sizes) {
     for (lesson04::Dist dist : {lesson04::Dist::random, lesson04::Dist::sequential,
                                 lesson04::Dist::dups, lesson04::Dist::equal}) {
-      check_sorted(lesson04::make_keys(n, dist, seed), lesson04::kSeedBuckets, 60,
-                   lesson04::dists().name(dist));
+      check_sorted(keys_with_edges(n, dist, seed + n), buckets, 60, lesson04::dists().name(dist));
     }
   }
+}
+
+TEST_CASE("keys that come in increasing and in decreasing order", "[gpu]") {
+  // Increasing: every insert walks to the end of its list; decreasing: every insert is at the
+  // head, where the swaps of the threads of a list all meet.
+  const std::size_t n = drawn_in(3020, 8001, 4096, "keys");
+  const auto buckets = static_cast<std::uint32_t>(drawn_in(3021, 2, 6, "buckets"));
+  std::vector<std::uint32_t> increasing(n);
+  std::vector<std::uint32_t> decreasing(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    increasing[i] = static_cast<std::uint32_t>(0x7FFFF000u + i);  // across 2^31
+    decreasing[i] = static_cast<std::uint32_t>(0xFFFFFFFFu - i);
+  }
+  check_sorted(increasing, buckets, 8 * course::sm_count(), "increasing keys, across 2^31");
+  check_sorted(decreasing, buckets, 8 * course::sm_count(), "decreasing keys, from 2^32 - 1");
+}
+
+TEST_CASE("timing: about 2^16 random keys into 64 lists", "[gpu][timing]") {
+  // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR 5 in the lesson's
+  // CMakeLists.txt). Lists of about 1024 keys, a thread for each key: lock-free, the walks of a
+  // list's inserts (hundreds of links, each a round trip to L2) run side by side, under a
+  // millisecond on an H100; honest variants (a walk from the head again after a failed swap, other
+  // memory orders) stay within 2 times, as failed swaps are rare. An answer that locks a list while
+  // it walks it inserts into each list one key at a time: about 1024 walks of some 500 links in a
+  // row, a quarter of a second or more, hundreds of times as long.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = (std::size_t{1} << 16) - course::test::drawn(seed, 3030) % 1024;
+  const std::vector<std::uint32_t> keys = lesson04::make_keys(n, lesson04::Dist::random, seed);
+  const course::DeviceBuffer<std::uint32_t> d_keys(keys);
+  const int blocks = 8 * course::sm_count();
+  course::test::report_time(
+      [&] { grading04::insert_all_sorted_only(d_keys.data(), n, 64, blocks); });
+  check_sorted(keys, 64, blocks, "the timed keys");
 }
