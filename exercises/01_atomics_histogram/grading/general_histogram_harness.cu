@@ -1,6 +1,12 @@
 // The harness of exercise 2 (lesson 01): launches the student's general_histogram_kernel with two
 // blocks per SM and num_bins counters of dynamic shared memory, its atomics probed when the tests
 // ask.
+
+// The CUDA headers an answer may include, first: they declare atomicAdd overloads of their own,
+// which the probe's atomicAdd macro would break if they came after it.
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+
 #include "../../grading/atomic_probe.cuh"  // before the student's file: its atomicAdd is probed
 
 #include <general_histogram.cuh>  // the student's file

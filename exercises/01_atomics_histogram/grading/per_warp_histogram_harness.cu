@@ -1,5 +1,11 @@
 // The harness of exercise 1 (lesson 01): launches the student's per_warp_histogram_kernel with
 // the exercise's grid, its atomics probed (atomic_probe.cuh) when the tests ask.
+
+// The CUDA headers an answer may include, first: they declare atomicAdd overloads of their own,
+// which the probe's atomicAdd macro would break if they came after it.
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+
 #include "../../grading/atomic_probe.cuh"  // before the student's file: its atomicAdd is probed
 
 #include <per_warp_histogram.cuh>  // the student's file: the starter, the solution or an answer
