@@ -198,7 +198,9 @@ def panel(svg, top, data, spec, width):
 
 
 def legend(svg, y):
-    for row, kinds in (("GPU", GPU_KINDS), ("CUDA calls", API_KINDS)):
+    # NCCL's kernels run in lesson 07's timelines only (streams_timeline has its own legend)
+    gpu_kinds = [k for k in GPU_KINDS if k[0] != "nccl"]
+    for row, kinds in (("GPU", gpu_kinds), ("CUDA calls", API_KINDS)):
         svg.text(142, y, row + ":", anchor="end", fill="#333", size=11)
         x = 150
         for _, colour, words in kinds:
