@@ -1,7 +1,7 @@
 // A wrong answer to exercise 1 (lesson 04): the technique skipped where only speed shows it. It
 // takes the key's bucket lock, as the probe counts, and then a lock of its own for the whole table
 // (a word in device memory), so every count in the table waits for every other. Right every time,
-// the locks taken once per key of each bucket; but at 2^18 keys the one lock is handed over 2^18
+// the locks taken once per key of each bucket; but at 2^17 keys the one lock is handed over 2^17
 // times, against the model answer's few hundred microseconds.
 // expect: slow
 #pragma once
