@@ -101,6 +101,20 @@ def parse_ptx(text):
     return {"ptx": functions} if functions else {}
 
 
+def short_name(demangled):
+    """A function's own name, without its namespaces, parameters or template arguments:
+    "void grading01::(anonymous namespace)::k<int, ns::Max>(int*)" -> "k"."""
+    name = demangled.replace("(anonymous namespace)::", "")
+    name = re.sub(r"^(?:void|int|unsigned|float|double|bool)\s+", "", name)
+    depth, cut = 0, len(name)
+    for i, c in enumerate(name):  # the first '(' or '<' outside any bracket ends the name
+        if c in "(<" and depth == 0:
+            cut = i
+            break
+    name = name[:cut]
+    return name.split("::")[-1] or demangled
+
+
 def problems(groups, arches, answer):
     """One line per broken rule."""
     out = []
@@ -113,8 +127,7 @@ def problems(groups, arches, answer):
             if not chosen:
                 out.append(f"{answer}: no compiled function matches '{kernel.pattern}'")
                 continue
-            shown = ", ".join(sorted({re.sub(r"\(.*", "", names[f]).split("::")[-1]
-                                      for f in chosen}))
+            shown = ", ".join(sorted({short_name(names[f]) for f in chosen}))
             opcodes = [op for f in chosen for op in functions[f]]
             for kind, pattern, what in rules:
                 hits = [op for op in opcodes if pattern.match(op)]
@@ -182,6 +195,9 @@ def selftest():
         except ValueError:
             continue
         raise AssertionError(f"accepted a bad spec: {broken!r}")
+    assert short_name("void grading01::(anonymous namespace)::k<int, ns::Max>(int*)") == "k"
+    assert short_name("exercise01::per_warp_histogram_kernel(const unsigned char*)") == \
+        "per_warp_histogram_kernel"
     print("check_compiled.py selftest: ok")
     return 0
 
