@@ -1,6 +1,6 @@
 // A wrong answer to exercise 3 (lesson 01): the groups are found right, but the leader adds 1, not
 // the size of its group.
-// expect: fails: their counts adding up to
+// expect: fails: CHECK\( total\[held\.first\] == held\.second \)
 #pragma once
 
 namespace exercise01 {
