@@ -56,6 +56,23 @@ inline std::uint64_t drawn(std::uint64_t seed, std::uint64_t stream) {
   return z ^ (z >> 31);
 }
 
+// `count` sizes from `seed`'s draws at `stream` on, each a random multiple of one of `units`
+// (32 for a warp, 256 for a block, ...) plus -1, 0 or +1, from `least` to `most`.
+inline std::vector<std::size_t> at_edges(std::uint64_t seed, std::uint64_t stream,
+                                         const std::vector<std::size_t>& units, std::size_t least,
+                                         std::size_t most, int count) {
+  std::vector<std::size_t> sizes;
+  for (int i = 0; i < count && !units.empty(); ++i) {
+    const std::size_t unit = units[drawn(seed, stream + 3 * i) % units.size()];
+    const std::size_t first = (least + unit - 1) / unit;
+    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
+    const std::size_t base = unit * (first + drawn(seed, stream + 3 * i + 1) % multiples);
+    const std::size_t n = base + drawn(seed, stream + 3 * i + 2) % 3 - 1;
+    sizes.push_back(std::min(std::max(n, least), most));
+  }
+  return sizes;
+}
+
 // Sizes for a graded test: `fixed` (the edges every run tries), then `extra` sizes drawn from the
 // seed, each a random multiple of one of `units` (32 for a warp, 256 for a block, ...) plus -1, 0
 // or +1, from 1 to `most`. No size can be known in advance, and over runs every edge of every unit

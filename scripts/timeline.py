@@ -128,6 +128,19 @@ def duration_text(ns):
     return f"{ns} ns"
 
 
+def time_axis(svg, left, right, y, span, scale):
+    """The time axis at y, from 0 at `left` to `span` ns, `scale` pixels a nanosecond."""
+    step = nice_step(span)
+    svg.line(left, y, right, y, stroke="#666")
+    tick = 0
+    while tick <= span:
+        x = left + tick * scale
+        svg.line(x, y, x, y + 4, stroke="#666")
+        svg.text(x, y + 16, duration_text(tick) if tick else "0", anchor="middle", fill="#555",
+                 size=10.5)
+        tick += step
+
+
 def panel(svg, top, data, spec, width):
     """Draws one panel at `top`; returns the y below it."""
     ranges, calls, work = data
@@ -184,16 +197,7 @@ def panel(svg, top, data, spec, width):
         fits = [words for words in labels if (x1 - x0) > 6.2 * len(words) + 6]
         if kind == "kernel" and fits:
             svg.text(x0 + 3, gy + gh / 2 + 4, fits[0], fill="#fff", size=10.5)
-    # the time axis, from the window's start
-    step = nice_step(t1 - t0)
-    svg.line(left, y, right, y, stroke="#666")
-    tick = 0
-    while tick <= t1 - t0:
-        x = left + tick * scale
-        svg.line(x, y, x, y + 4, stroke="#666")
-        svg.text(x, y + 16, duration_text(tick) if tick else "0", anchor="middle", fill="#555",
-                 size=10.5)
-        tick += step
+    time_axis(svg, left, right, y, t1 - t0, scale)
     return y + 30
 
 
@@ -377,15 +381,7 @@ def streams_timeline(folder, stem, title, note, width=960):
             if kind in ("kernel", "nccl") and (x1 - x0) > 6.2 * len(label) + 6:
                 svg.text(x0 + 3, y + 16, label, fill="#fff", size=10.5)
         y += 30
-    step = nice_step(t1 - t0)
-    svg.line(left, y, right, y, stroke="#666")
-    tick = 0
-    while tick <= t1 - t0:
-        x = left + tick * scale
-        svg.line(x, y, x, y + 4, stroke="#666")
-        svg.text(x, y + 16, duration_text(tick) if tick else "0", anchor="middle", fill="#555",
-                 size=10.5)
-        tick += step
+    time_axis(svg, left, right, y, t1 - t0, scale)
     y += 36
     x = 150
     svg.text(142, y, "GPU:", anchor="end", fill="#333", size=11)

@@ -89,24 +89,6 @@ std::string steps_in_order(const std::vector<Pair>& calls, const std::vector<Ste
   return "";
 }
 
-// `count` sizes from the seed's draws at `stream` on, each a random multiple of one of `units`
-// plus -1, 0 or +1, from `least` to `most`.
-std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
-                                  std::size_t least, std::size_t most, int count) {
-  const std::uint64_t seed = course::test::seed();
-  std::vector<std::size_t> sizes;
-  for (int i = 0; i < count; ++i) {
-    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
-    const std::size_t first = (least + unit - 1) / unit;
-    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
-    const std::size_t base =
-        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
-    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
-    sizes.push_back(std::min(std::max(n, least), most));
-  }
-  return sizes;
-}
-
 void sort_block(const float* a, float* b, std::size_t m) {
   grading05::bitonic_block_sort(a, b, m);
 }
@@ -127,7 +109,8 @@ TEST_CASE("the bitonic block sort sorts every input, at every size up to a block
       CHECK(lesson05::test::sorted_by(sort_block, in, lesson05::reference_sort(in)) == "");
     }
   }
-  const std::size_t again = at_edges(100, {1024}, 4096, 8192, 1)[0];
+  const std::size_t again =
+      course::test::at_edges(course::test::seed(), 100, {1024}, 4096, 8192, 1)[0];
   for (std::size_t n : {std::size_t{8192}, again}) {
     const std::vector<float> in = lesson05::make_input(n, lesson05::Dist::special, seed);
     const std::vector<float> expected = lesson05::reference_sort(in);

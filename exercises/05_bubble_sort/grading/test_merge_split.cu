@@ -20,24 +20,6 @@ const lesson05::Dist kDists[] = {
     lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted, lesson05::Dist::reversed,
     lesson05::Dist::dups, lesson05::Dist::zeros,   lesson05::Dist::special};
 
-// `count` sizes from the seed's draws at `stream` on, each a random multiple of one of `units`
-// plus -1, 0 or +1, from `least` to `most`; printed with the fixed ones by drawn_sizes.
-std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
-                                  std::size_t least, std::size_t most, int count) {
-  const std::uint64_t seed = course::test::seed();
-  std::vector<std::size_t> sizes;
-  for (int i = 0; i < count; ++i) {
-    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
-    const std::size_t first = (least + unit - 1) / unit;
-    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
-    const std::size_t base =
-        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
-    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
-    sizes.push_back(std::min(std::max(n, least), most));
-  }
-  return sizes;
-}
-
 // The input with each run of kRun sorted, as the first step of the sort leaves it.
 std::vector<float> runs_sorted(std::vector<float> in) {
   for (std::size_t begin = 0; begin < in.size(); begin += grading05::kRun) {
@@ -77,7 +59,8 @@ TEST_CASE("a merge-split compares O(kRun log kRun) times, not a sort's worth", "
   const unsigned long long most = 2 * grading05::kRun * (9 + 2);
   const std::uint64_t seed = course::test::seed();
   std::vector<std::size_t> sizes = {16 * 512 + 100};
-  for (std::size_t n : at_edges(100, {512, 1024}, 1025, 40000, 3))
+  for (std::size_t n :
+       course::test::at_edges(course::test::seed(), 100, {512, 1024}, 1025, 40000, 3))
     sizes.push_back(n);
   course::test::drawn_sizes(seed, sizes, {}, 0, 0, "counted n");
   for (std::size_t s = 0; s < sizes.size(); ++s) {

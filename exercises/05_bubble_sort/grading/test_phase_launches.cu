@@ -20,24 +20,6 @@ const lesson05::Dist kDists[] = {
     lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted, lesson05::Dist::reversed,
     lesson05::Dist::dups, lesson05::Dist::zeros,   lesson05::Dist::special};
 
-// `count` sizes from the seed's draws at `stream` on, each a random multiple of one of `units`
-// plus -1, 0 or +1, from `least` to `most`; printed with the fixed ones by drawn_sizes.
-std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
-                                  std::size_t least, std::size_t most, int count) {
-  const std::uint64_t seed = course::test::seed();
-  std::vector<std::size_t> sizes;
-  for (int i = 0; i < count; ++i) {
-    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
-    const std::size_t first = (least + unit - 1) / unit;
-    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
-    const std::size_t base =
-        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
-    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
-    sizes.push_back(std::min(std::max(n, least), most));
-  }
-  return sizes;
-}
-
 void phase_sort(const float* a, float* b, std::size_t m) {
   grading05::phase_sort(a, b, m);
 }
@@ -59,8 +41,9 @@ TEST_CASE("one launch per phase sorts every input", "[gpu]") {
     }
   }
   // Reversed, past 16,384: the smallest value travels the whole array, through dozens of blocks.
-  const std::size_t far = course::test::drawn_sizes(seed, at_edges(100, {512}, 16384, 24576, 1), {},
-                                                    0, 0, "reversed n")[0];
+  const std::size_t far = course::test::drawn_sizes(
+      seed, course::test::at_edges(course::test::seed(), 100, {512}, 16384, 24576, 1), {}, 0, 0,
+      "reversed n")[0];
   const std::vector<float> reversed = lesson05::make_input(far, lesson05::Dist::reversed, seed);
   INFO("reversed, n = " << far << ", many blocks of pairs");
   CHECK(lesson05::test::sorted_by(phase_sort, reversed, lesson05::reference_sort(reversed)) == "");
@@ -69,7 +52,7 @@ TEST_CASE("one launch per phase sorts every input", "[gpu]") {
 TEST_CASE("each phase compares each pair of its parity once, and nothing else", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
   std::vector<std::size_t> sizes = {2, 3, 513};
-  for (std::size_t n : at_edges(200, {32, 512}, 4, 4000, 3))
+  for (std::size_t n : course::test::at_edges(course::test::seed(), 200, {32, 512}, 4, 4000, 3))
     sizes.push_back(n);
   course::test::drawn_sizes(seed, sizes, {}, 0, 0, "probed n");
   for (std::size_t s = 0; s < sizes.size(); ++s) {

@@ -82,24 +82,6 @@ Lists make_lists(int k, std::size_t pairs, Keys keys, std::mt19937_64& rng) {
   return l;
 }
 
-// `count` numbers from the seed's draws at `stream` on, each a random multiple of one of `units`
-// plus -1, 0 or +1, from `least` to `most`.
-std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
-                                  std::size_t least, std::size_t most, int count) {
-  const std::uint64_t seed = course::test::seed();
-  std::vector<std::size_t> sizes;
-  for (int i = 0; i < count; ++i) {
-    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
-    const std::size_t first = (least + unit - 1) / unit;
-    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
-    const std::size_t base =
-        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
-    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
-    sizes.push_back(std::min(std::max(n, least), most));
-  }
-  return sizes;
-}
-
 const Keys kAllKeys[] = {Keys::four, Keys::thousand, Keys::any, Keys::ends};
 
 }  // namespace
@@ -108,7 +90,7 @@ TEST_CASE("merged_at gives every place of the merge of two descending lists", "[
   const std::uint64_t seed = course::test::seed();
   std::mt19937_64 rng(seed);
   std::vector<std::size_t> ks = {1, 2, 3, 7, 31, 32, 33, 63, 64, 65, 100, 300, 1023, 1024};
-  for (std::size_t k : at_edges(100, {32, 64, 128}, 1, 1024, 2))
+  for (std::size_t k : course::test::at_edges(course::test::seed(), 100, {32, 64, 128}, 1, 1024, 2))
     ks.push_back(k);
   course::test::drawn_sizes(seed, ks, {}, 0, 0, "k");
   for (std::size_t k : ks) {
@@ -131,7 +113,7 @@ TEST_CASE("each place is found with O(log k) reads", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
   std::mt19937_64 rng(seed + 1);
   std::vector<std::size_t> ks = {1, 33, 1000, 1024};
-  for (std::size_t k : at_edges(200, {32, 64}, 2, 1024, 2))
+  for (std::size_t k : course::test::at_edges(course::test::seed(), 200, {32, 64}, 2, 1024, 2))
     ks.push_back(k);
   course::test::drawn_sizes(seed, ks, {}, 0, 0, "counted k");
   for (std::size_t s = 0; s < ks.size(); ++s) {

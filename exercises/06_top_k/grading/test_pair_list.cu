@@ -37,24 +37,6 @@ std::vector<Pair> expected_list(const std::vector<lesson06::Key>& keys, int k, s
   return mine;
 }
 
-// `count` numbers from the seed's draws at `stream` on, each a random multiple of one of `units`
-// plus -1, 0 or +1, from `least` to `most`.
-std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
-                                  std::size_t least, std::size_t most, int count) {
-  const std::uint64_t seed = course::test::seed();
-  std::vector<std::size_t> sizes;
-  for (int i = 0; i < count; ++i) {
-    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
-    const std::size_t first = (least + unit - 1) / unit;
-    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
-    const std::size_t base =
-        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
-    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
-    sizes.push_back(std::min(std::max(n, least), most));
-  }
-  return sizes;
-}
-
 // The student's lists for `keys`, into poisoned output with guard zones, checked against the
 // CPU's, every thread's.
 void check(const std::vector<lesson06::Key>& keys, int k, int blocks, int threads, bool backwards,
@@ -108,7 +90,7 @@ TEST_CASE("every thread keeps its k best pairs, forwards and backwards", "[gpu]"
   // k at the ends and at a warp's 32, and two drawn; sizes at the edges of a warp and of a grid's
   // threads, past 16 bits of index, and drawn.
   std::vector<std::size_t> ks = {1, 2, 31, 32, 33, 63, 64};
-  for (std::size_t k : at_edges(100, {8, 16, 32}, 1, 64, 2))
+  for (std::size_t k : course::test::at_edges(course::test::seed(), 100, {8, 16, 32}, 1, 64, 2))
     ks.push_back(k);
   course::test::drawn_sizes(seed, ks, {}, 0, 0, "k");
   const std::vector<std::size_t> sizes =

@@ -56,24 +56,6 @@ void check_sift(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesso
   }
 }
 
-// `count` numbers from the seed's draws at `stream` on, each a random multiple of one of `units`
-// plus -1, 0 or +1, from `least` to `most`.
-std::vector<std::size_t> at_edges(std::uint64_t stream, const std::vector<std::size_t>& units,
-                                  std::size_t least, std::size_t most, int count) {
-  const std::uint64_t seed = course::test::seed();
-  std::vector<std::size_t> sizes;
-  for (int i = 0; i < count; ++i) {
-    const std::size_t unit = units[course::test::drawn(seed, stream + 3 * i) % units.size()];
-    const std::size_t first = (least + unit - 1) / unit;
-    const std::size_t multiples = most / unit >= first ? most / unit - first + 1 : 1;
-    const std::size_t base =
-        unit * (first + course::test::drawn(seed, stream + 3 * i + 1) % multiples);
-    const std::size_t n = base + course::test::drawn(seed, stream + 3 * i + 2) % 3 - 1;
-    sizes.push_back(std::min(std::max(n, least), most));
-  }
-  return sizes;
-}
-
 }  // namespace
 
 TEST_CASE("the sift keeps the input order, at every size", "[gpu]") {
@@ -102,7 +84,7 @@ TEST_CASE("all winners, all candidates, and none of either", "[gpu]") {
   // Every tile's 1024 keys all winners or all candidates (a block's count at its most, 1024, and
   // the offsets past 16 bits), at a fixed size and at one drawn from the seed.
   std::vector<std::size_t> sizes = {300007};
-  for (std::size_t n : at_edges(100, {1024}, 70000, 400000, 1))
+  for (std::size_t n : course::test::at_edges(course::test::seed(), 100, {1024}, 70000, 400000, 1))
     sizes.push_back(n);
   course::test::drawn_sizes(seed, sizes, {}, 0, 0, "all or none n");
   for (std::size_t n : sizes) {
