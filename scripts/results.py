@@ -42,6 +42,9 @@ Markers (each generated block sits between a marker and its closing tag):
   <!--v a.csv v3/v2 ratio-->9.087<!--/v-->           the same, to three decimals
   <!--l run.txt /([0-9.]+)% lost/-->98.1<!--/l-->     the first capture of the first line of a log
                                                      that matches the regex, inline
+  <!--p a.txt /copy: ([0-9.]+) GB/ of b.txt /Peak: ([0-9]+) GB/-->89.9<!--/p-->
+                                                     one log's capture as a percentage of another's
+                                                     (the copy as a share of the memory's peak)
   <!--s-->150.1 ms<!--/s-->                          a figure a source published, quoted: it must
                                                      be one of SOURCE_FIGURES (not generated)
 
@@ -63,6 +66,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BLOCK = re.compile(r"(<!-- (table \w+|log): ([^\n]*?) -->\n)(.*?)(<!-- /(?:table|log) -->)", re.S)
 INLINE = re.compile(r"(<!--v ([^\s>]+) ([^\s>]+) ([^\s>]+)-->)(.*?)(<!--/v-->)")
 INLINE_LOG = re.compile(r"(<!--l ([^\s>]+) /(.*?)/-->)(.*?)(<!--/l-->)")
+PERCENT = re.compile(r"(<!--p ([^\s>]+) /(.*?)/ of ([^\s>]+) /(.*?)/-->)(.*?)(<!--/p-->)")
 SOURCE = re.compile(r"<!--s-->(.*?)<!--/s-->")
 
 # What the sources published, as the write-ups quote it (<!--s-->...<!--/s-->): a figure the course
@@ -374,6 +378,16 @@ def log_value(path, pattern):
     raise ValueError(f"no line of {path} matches /{pattern}/")
 
 
+
+def percent_value(path, pattern, base_path, base_pattern):
+    """100 times the first capture of `pattern` in one log over that of `base_pattern` in another,
+    to one decimal place."""
+    part = float(log_value(path, pattern))
+    whole = float(log_value(base_path, base_pattern))
+    if whole <= 0:
+        raise ValueError(f"{base_path}: /{base_pattern}/ gives {whole}, not a positive number")
+    return f"{100.0 * part / whole:.1f}"
+
 def inline_value(path, version, field):
     rows = read_csv(path)
     if "/" in version:
@@ -413,6 +427,8 @@ def regenerate(text):
     text = BLOCK.sub(block, text)
     text = INLINE_LOG.sub(lambda m: m.group(1) + log_value(m.group(2), m.group(3)) + m.group(5),
                           text)
+    text = PERCENT.sub(lambda m: m.group(1) + percent_value(m.group(2), m.group(3), m.group(4),
+                                                            m.group(5)) + m.group(7), text)
     return INLINE.sub(lambda m: m.group(1) + inline_value(m.group(2), m.group(3), m.group(4))
                       + m.group(6), text)
 
@@ -444,6 +460,7 @@ def unmarked_figures(text):
     bare = BLOCK.sub("", text)
     bare = INLINE.sub("", bare)
     bare = INLINE_LOG.sub("", bare)
+    bare = PERCENT.sub("", bare)
     found = []
     for m in SOURCE.finditer(bare):
         if m.group(1) not in SOURCE_FIGURES:
@@ -495,6 +512,10 @@ def selftest():
         ok = ok and all(unmarked_figures(t) for t in typed)
         ok = ok and not any(unmarked_figures(regenerate(t)) for t in clean)
         ok = ok and ">12.0<" in regenerate(clean[1])
+        # A share of one log's figure in another's: generated, and not a typed figure.
+        share = (f"<!--p {log_path} /\\(([0-9.]+)% lost/ of {log_path} /of ([0-9]+) entries/-->"
+                 "?<!--/p-->% of it")
+        ok = ok and ">12.0<" in regenerate(share) and not unmarked_figures(regenerate(share))
         # A log block whose regex holds a '>' (a template's brackets) is regenerated, not skipped.
         angled = f"<!-- log: {log_path} /v0: 12 of 100|kernel<int, 1>/ -->\nstale\n<!-- /log -->\n"
         ok = ok and "entries lost" in regenerate(angled) and "stale" not in regenerate(angled)
