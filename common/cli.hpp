@@ -11,6 +11,7 @@
 // 33*2^20, 2^32+7.
 #pragma once
 
+#include <sys/resource.h>
 #include <unistd.h>
 #include <algorithm>
 #include <cstdint>
@@ -502,34 +503,76 @@ inline void require_writable(const CommandLine& cli, const std::string& flag,
   if (!existed) std::remove(path.c_str());
 }
 
-// The machine's physical memory in bytes (0 when unknown). COURSE_HOST_MEMORY, a count such as
-// 1Gi, stands in for it, so that a test can see a program refuse a size without that much memory.
-inline double host_memory_bytes() {
+// How much host memory a run may hold, and what sets that figure: the least of the machine's
+// physical memory, the address-space limit (ulimit -v, RLIMIT_AS) and the memory limit of the
+// cgroup the program runs in (a container's). COURSE_HOST_MEMORY, a count such as 1Gi, stands in
+// for all of them, so that a test can see a program refuse a size without that much memory.
+struct HostMemory {
+  double bytes = 0;  // 0: unknown
+  std::string what;  // "the machine's physical memory", "the address-space limit (ulimit -v)", ...
+};
+
+namespace detail {
+// A cgroup's memory limit in bytes, from `path` ("max", or a file that is not there: none).
+inline double cgroup_limit(const char* path) {
+  std::ifstream in(path);
+  std::string word;
+  if (!(in >> word) || word == "max") return 0;
+  const double value = std::strtod(word.c_str(), nullptr);
+  return value > 0 && value < 1e18 ? value : 0;  // cgroup v1 writes a huge number for "none"
+}
+}  // namespace detail
+
+inline HostMemory host_memory() {
   if (const char* given = std::getenv("COURSE_HOST_MEMORY")) {
-    return static_cast<double>(parse_count(given));
+    return {static_cast<double>(parse_count(given)), "COURSE_HOST_MEMORY"};
   }
+  HostMemory least;
+  auto consider = [&least](double bytes, const char* what) {
+    if (bytes > 0 && (least.bytes == 0 || bytes < least.bytes)) least = {bytes, what};
+  };
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page_size = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page_size > 0 ? static_cast<double>(pages) * static_cast<double>(page_size)
-                                    : 0.0;
+  if (pages > 0 && page_size > 0) {
+    consider(static_cast<double>(pages) * static_cast<double>(page_size),
+             "the machine's physical memory");
+  }
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    consider(static_cast<double>(limit.rlim_cur), "the address-space limit (ulimit -v)");
+  }
+  consider(detail::cgroup_limit("/sys/fs/cgroup/memory.max"), "the cgroup's memory limit");
+  consider(detail::cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+           "the cgroup's memory limit");
+  return least;
+}
+
+// The host memory a run may hold, in bytes (0 when unknown): host_memory()'s figure.
+inline double host_memory_bytes() {
+  return host_memory().bytes;
 }
 
 // Exits 2 with one line: `what` (the cause, such as "--n 1000000000") needs `needed` bytes of
-// `where` ("host", "GPU") memory, and only `available` are there.
+// `where` ("host", "GPU") memory, and `limit` (what the figure is: "the GPU's free memory", "the
+// address-space limit (ulimit -v)") is only `available`.
 [[noreturn]] inline void refuse_memory(const std::string& program, const std::string& what,
-                                       const char* where, double needed, double available) {
+                                       const char* where, double needed, double available,
+                                       const std::string& limit = "") {
   const double gib = 1024.0 * 1024.0 * 1024.0;
-  std::fprintf(stderr, "%s: error: %s needs %.2f GiB of %s memory; %.2f GiB is available\n",
-               program.c_str(), what.c_str(), needed / gib, where, available / gib);
+  const std::string named = limit.empty() ? std::string(where) + " memory available" : limit;
+  std::fprintf(stderr, "%s: error: %s needs %.2f GiB of %s memory; %s is %.2f GiB\n",
+               program.c_str(), what.c_str(), needed / gib, where, named.c_str(), available / gib);
   std::exit(kExitBadArguments);
 }
 
 // Before any work: refuses (refuse_memory) a run that holds `bytes` of host memory at once (its
 // estimate: inputs, copies, the library's and the standard containers' own memory) when that
-// would pass 80% of the machine's.
+// would pass 80% of what host_memory() allows. The lessons' GPU and CPU programs both ask here.
 inline void require_host_memory(const std::string& program, const std::string& what, double bytes) {
-  const double physical = host_memory_bytes();
-  if (physical > 0 && bytes > 0.8 * physical) refuse_memory(program, what, "host", bytes, physical);
+  const HostMemory host = host_memory();
+  if (host.bytes > 0 && bytes > 0.8 * host.bytes) {
+    refuse_memory(program, what, "host", bytes, host.bytes, host.what);
+  }
 }
 
 // The command as typed, with the program's short name first: "lesson01 --n 1Gi --dist same". The

@@ -193,8 +193,10 @@ class Lesson {
     if (!probe_gpu(&why)) {
       // Said first, on stderr, so a long CPU part is not a surprise; gpu() says it again at the
       // end and exits 77.
-      std::fprintf(stderr, "%s: no usable CUDA GPU (%s): the CPU part runs, then the program "
-                   "exits 77 without the GPU part\n", program_.c_str(), why.c_str());
+      std::fprintf(stderr,
+                   "%s: no usable CUDA GPU (%s): the CPU part runs, then the program "
+                   "exits 77 without the GPU part\n",
+                   program_.c_str(), why.c_str());
       std::fflush(stderr);
     } else {
       std::size_t free_bytes = 0;
@@ -203,7 +205,7 @@ class Lesson {
       const std::size_t device_bytes = bytes + 2 * course::l2_bytes() + (std::size_t{64} << 20);
       if (device_bytes > free_bytes) {
         refuse_memory(program_, cause, "GPU", static_cast<double>(device_bytes),
-                      static_cast<double>(free_bytes));
+                      static_cast<double>(free_bytes), "the GPU's free memory");
       }
     }
   }
@@ -220,9 +222,9 @@ class Lesson {
     std::string why;
     if (!probe_gpu(&why)) {
       std::fflush(stdout);
-      std::fprintf(stderr,
-                   "%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
-                   program_.c_str(), why.c_str());
+      std::fprintf(
+          stderr, "%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
+          program_.c_str(), why.c_str());
       std::exit(kExitNoGpu);
     }
     report_ = make_device_report();
