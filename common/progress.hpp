@@ -42,6 +42,20 @@ class Progress {
     drawer_.join();
   }
 
+  // A duration for the line: "0.8 s", "29 s", "2 min 05 s".
+  static std::string seconds_text(double seconds) {
+    char text[32];
+    if (seconds < 10) {
+      std::snprintf(text, sizeof text, "%.1f s", seconds);
+    } else if (seconds < 60) {
+      std::snprintf(text, sizeof text, "%.0f s", seconds);
+    } else {
+      const long long whole = static_cast<long long>(seconds + 0.5);
+      std::snprintf(text, sizeof text, "%lld min %02lld s", whole / 60, whole % 60);
+    }
+    return text;
+  }
+
   // What is being done now, shown after `what`: "v3 (4 of 12)", "run 2 of 5".
   void now(std::string doing) {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -57,20 +57,30 @@ template <typename Prepare, typename Run>
 Timing time_cpu(Prepare&& prepare, Run&& run, int reps, int warmups = 1, double budget_ms = 0.0) {
   if (reps < 1) throw std::invalid_argument("time_cpu needs reps >= 1");
   Progress progress("timing on the CPU");
+  double last_ms = 0.0;  // the last call's time, warm-up or timed: the estimate of the next
   for (int i = 0; i < warmups; ++i) {
     progress.now("warm-up");
     prepare();
+    const auto start = std::chrono::steady_clock::now();
     run();
+    last_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   std::vector<double> samples;
   samples.reserve(static_cast<std::size_t>(reps));
   for (int i = 0; i < reps; ++i) {
-    progress.now("run " + std::to_string(i + 1) + " of " + std::to_string(reps));
+    std::string doing = "run " + std::to_string(i + 1) + " of " + std::to_string(reps);
+    if (last_ms > 0.0) {  // the rate so far, and the time the runs left would take at it
+      doing += " (" + Progress::seconds_text(last_ms / 1e3) + " a run, about " +
+               Progress::seconds_text(last_ms / 1e3 * (reps - i)) + " left)";
+    }
+    progress.now(doing);
     prepare();
     const auto start = std::chrono::steady_clock::now();
     run();
     const auto stop = std::chrono::steady_clock::now();
     samples.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    last_ms = samples.back();
     if (budget_spent(samples, budget_ms)) break;
   }
   return summarise(samples);

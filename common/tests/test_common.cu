@@ -270,10 +270,17 @@ TEST_CASE("long CPU timing shows progress on a terminal, and wipes it when done"
   close(other_end);
   close(terminal);
   INFO(shown);
-  CHECK(contains(shown, "timing on the CPU: run 2 of 2, 2 s"));
+  // run 2 says the rate of run 1 and the time left at it, then the time so far
+  CHECK(contains(shown, "timing on the CPU: run 2 of 2 (1.3 s a run, about 1.3 s left), 2 s"));
   CHECK_FALSE(contains(shown, "run 1 of 2"));  // nothing in the first two seconds
   CHECK(shown.size() >= 4);
   CHECK(shown.substr(shown.size() - 4) == "\r\033[K");
+}
+
+TEST_CASE("a duration reads as seconds, or minutes and seconds", "[timing]") {
+  CHECK(course::Progress::seconds_text(0.84) == "0.8 s");
+  CHECK(course::Progress::seconds_text(29.4) == "29 s");
+  CHECK(course::Progress::seconds_text(125.2) == "2 min 05 s");
 }
 
 TEST_CASE("CPU timing stays quiet when standard error is not a terminal", "[timing]") {
