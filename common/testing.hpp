@@ -73,6 +73,16 @@ inline std::vector<std::size_t> at_edges(std::uint64_t seed, std::uint64_t strea
   return sizes;
 }
 
+// A number drawn from `seed` at `stream`, in [lo, lo + span), printed as "COURSE-SIZES: <what> =
+// <n>" for grade.py's report: a size or a count no one can know in advance.
+inline std::size_t drawn_in(std::uint64_t seed, std::uint64_t stream, std::size_t lo,
+                            std::size_t span, const char* what) {
+  const std::size_t value = lo + drawn(seed, stream) % std::max<std::size_t>(span, 1);
+  std::printf("COURSE-SIZES: %s = %zu (seed %llu)\n", what, value,
+              static_cast<unsigned long long>(seed));
+  return value;
+}
+
 // Sizes for a graded test: `fixed` (the edges every run tries), then `extra` sizes drawn from the
 // seed, each a random multiple of one of `units` (32 for a warp, 256 for a block, ...) plus -1, 0
 // or +1, from 1 to `most`. No size can be known in advance, and over runs every edge of every unit
@@ -80,13 +90,8 @@ inline std::vector<std::size_t> at_edges(std::uint64_t seed, std::uint64_t strea
 inline std::vector<std::size_t> drawn_sizes(std::uint64_t seed, std::vector<std::size_t> fixed,
                                             const std::vector<std::size_t>& units, std::size_t most,
                                             int extra = 4, const char* what = "n") {
-  for (int i = 0; i < extra && !units.empty(); ++i) {
-    const std::size_t unit = units[drawn(seed, 3 * i) % units.size()];
-    const std::size_t multiples = std::max<std::size_t>(1, most / unit);
-    const std::size_t base = unit * (1 + drawn(seed, 3 * i + 1) % multiples);
-    const std::size_t n = base + (drawn(seed, 3 * i + 2) % 3) - 1;  // base - 1, base or base + 1
-    fixed.push_back(std::min(std::max<std::size_t>(n, 1), most));
-  }
+  const std::vector<std::size_t> drawn_ones = at_edges(seed, 0, units, 1, most, extra);
+  fixed.insert(fixed.end(), drawn_ones.begin(), drawn_ones.end());
   std::printf("COURSE-SIZES: %s =", what);
   for (std::size_t i = 0; i < fixed.size(); ++i)
     std::printf("%s %zu", i == 0 ? "" : ",", fixed[i]);

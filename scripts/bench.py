@@ -33,6 +33,7 @@ import sys
 import time
 
 import results  # noqa: E402  (each lesson's lesson.json, read in one place)
+from gpus import gpu_names
 from progress import Progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -60,16 +61,6 @@ JOBS = [(lesson, r["log"], r["program"], r["args"], r.get("status", 0), r.get("g
 # (lesson, file, title, the CSVs of its bars)
 CHARTS = [(lesson, c["file"], c["title"], c["csvs"])
           for lesson, plan in PLANS.items() for c in plan.get("charts", [])]
-
-
-def gpu_names():
-    """The GPUs' names as nvidia-smi gives them; none without a GPU."""
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                             capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return []
-    return [line.strip() for line in out.splitlines() if line.strip()]
 
 
 def gpu_name():

@@ -28,7 +28,6 @@ holds, 1 with one line per broken rule, 2 for a bad spec or a missing file.
 """
 
 import argparse
-import os
 import re
 import shutil
 import subprocess  # noqa: F401 (c++filt)

@@ -38,13 +38,13 @@ import glob
 import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+from gpus import gpus
 from progress import Progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -102,24 +102,6 @@ def exercises():
         for nn, number, name, options in EXERCISE.findall(text):
             found.append(Exercise(lesson_dir, number, name, options))
     return found
-
-
-def gpu_count():
-    smi = shutil.which("nvidia-smi")
-    if smi is None:
-        return 0
-    done = run([smi, "-L"])
-    return sum(1 for line in done.stdout.splitlines() if line.startswith("GPU "))
-
-
-def gpu_visible():
-    smi = shutil.which("nvidia-smi")
-    if smi is None:
-        return False, "nvidia-smi was not found"
-    done = run([smi, "-L"])
-    if done.returncode != 0 or "GPU" not in done.stdout:
-        return False, (done.stdout + done.stderr).strip() or "nvidia-smi lists no GPU"
-    return True, done.stdout.strip().splitlines()[0]
 
 
 def student_exercises_dir(folder):
@@ -372,13 +354,15 @@ def parse(argv):
 def main(argv):
     args = parse(argv)
     args.exercises = exercises()
-    gpu, gpu_text = gpu_visible()
+    names, why = gpus()
+    gpu = bool(names)
+    gpu_text = f"GPU 0: {names[0]}" if gpu else why
     if not gpu and not args.build_only:
         print(f"grade.py: no CUDA GPU ({gpu_text}): the exercises' tests need one. Grade on a GPU "
               "machine, or use --build-only to check that the answers build.", file=sys.stderr)
         return 77
     build_dir = os.path.abspath(args.build_dir)
-    args.gpus = gpu_count() if gpu else 0
+    args.gpus = len(names)
     if gpu:
         say(f"grading on {gpu_text}" + (f" and {args.gpus - 1} more" if args.gpus > 1 else ""))
         say(f"seed {args.seed}: every test's inputs and sizes come from it "

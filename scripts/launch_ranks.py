@@ -25,14 +25,7 @@ import tempfile
 import threading
 import time
 
-
-def gpu_count():
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                             capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return 0
-    return len([line for line in out.splitlines() if line.strip()])
+from gpus import gpu_names
 
 
 def free_port():
@@ -61,7 +54,7 @@ def main(argv):
         parser.print_usage(sys.stderr)
         print("launch_ranks.py: error: give -- and the program to start", file=sys.stderr)
         return 2
-    nproc = args.nproc or max(1, gpu_count())
+    nproc = args.nproc or max(1, len(gpu_names()))
     port = str(free_port())
     tmp = tempfile.mkdtemp(prefix="lesson07_")
     command = [word.replace("{port}", port).replace("{tmp}", tmp) for word in command]

@@ -230,24 +230,14 @@ def timeline(lesson, title, panels, width=960):
 
 
 def last_run(folder, stem):
-    """The last timed run in the nsys CSV <folder>/<stem>_cuda_gpu_trace.csv: (t0, t1, work),
-    work as (start, end, name, device, stream), from the end of the timer's busy kernel (the clock
-    starts then) to the end of the last work before the next copy to the host or busy kernel."""
-    path = os.path.join(ROOT, folder, f"{stem}_cuda_gpu_trace.csv")
-    with open(path, newline="", encoding="utf-8") as f:
-        work = [(int(r["Start (ns)"]), int(r["Start (ns)"]) + int(r["Duration (ns)"]), r["Name"],
-                 r["Device"], r["Strm"]) for r in csv.DictReader(f)]
-    work.sort()
-    busy = [i for i, w in enumerate(work) if gpu_kind(w[2]) == "busy"]
-    if not busy:
-        raise SystemExit(f"timeline.py: {path} has no timed run (no busy kernel)")
-    first = busy[-1] + 1
-    last = first
-    while last < len(work) and gpu_kind(work[last][2]) != "busy" and not (
-            gpu_kind(work[last][2]) == "copy" and "to-Host" in work[last][2]):
-        last += 1
-    run = work[first:last]
-    return work[busy[-1]][1], max(w[1] for w in run), run
+    """The last timed run in the nsys CSV (timed_runs): (t0, t1, work), work as (start, end, name,
+    device, stream), from the clock's start to the end of its last work."""
+    runs = timed_runs(folder, stem)
+    if not runs:
+        raise SystemExit(f"timeline.py: {folder}/{stem}_cuda_gpu_trace.csv has no timed run "
+                         "(no busy kernel)")
+    t0, run = runs[-1]
+    return t0, max(w[1] for w in run), run
 
 
 def gpu_label(device):

@@ -38,7 +38,7 @@ inline std::vector<course::Version> allreduce_versions(Gpus& gpus, Vectors& vect
                                                        const AllreduceRun& run,
                                                        const std::vector<float>& expected,
                                                        std::vector<std::unique_ptr<Ring>>& rings,
-                                                       const void* comms) {
+                                                       CommunicatorsPtr comms) {
   const bool too_few = run.too_few;
   const std::vector<float*> data = vectors.pointers();
   const std::size_t n = vectors.n();
@@ -69,8 +69,7 @@ inline std::vector<course::Version> allreduce_versions(Gpus& gpus, Vectors& vect
   } else if (comms == nullptr) {
     nccl.limit = "NCCL needs the ranks on distinct GPUs";
   } else {
-    const auto* c = static_cast<const Communicators*>(comms);
-    nccl.run = [&gpus, c, data, n] { nccl_all_reduce(gpus, *c, data, n, nullptr); };
+    nccl.run = [&gpus, comms, data, n] { nccl_all_reduce(gpus, *comms, data, n, nullptr); };
   }
 #else
   (void)comms;
@@ -84,7 +83,7 @@ inline std::vector<course::Version> allreduce_versions(Gpus& gpus, Vectors& vect
 // --sweep: every version at 1 MiB, 2 MiB, ... up to the run's n floats per rank; a line per size
 // (busbw in GB/s), and the rows to `csv` when it is not "". False when a check failed.
 inline bool allreduce_sweep(course::Lesson& lesson, Gpus& gpus, const AllreduceRun& run,
-                            const void* comms) {
+                            CommunicatorsPtr comms) {
   const std::string& csv = run.sweep_csv;
   const int ranks = gpus.ranks();
   std::printf("--sweep: bus bandwidth (GB/s) against the size of each rank's vector, %d rank%s\n",
@@ -161,7 +160,7 @@ inline bool run_allreduce(course::Lesson& lesson, const std::vector<int>& device
   start_gpus(lesson, devices);
   Gpus gpus(devices, run.peers);
   std::printf("%s\n", gpus.report().c_str());
-  const void* comms = nullptr;
+  CommunicatorsPtr comms = nullptr;
 #if COURSE_HAVE_NCCL
   std::unique_ptr<Communicators> communicators;
   if (!too_few && gpus.distinct()) {

@@ -22,12 +22,9 @@ namespace {
 
 // A number from the seed in [lo, lo + span), printed for grade.py's report.
 int drawn_count(std::uint64_t stream, int lo, int span, const char* what) {
-  const std::uint64_t seed = course::test::seed();
-  const int value =
-      lo + static_cast<int>(course::test::drawn(seed, stream) % static_cast<std::uint64_t>(span));
-  std::printf("COURSE-SIZES: %s = %d (seed %llu)\n", what, value,
-              static_cast<unsigned long long>(seed));
-  return value;
+  return static_cast<int>(course::test::drawn_in(course::test::seed(), stream,
+                                                 static_cast<std::size_t>(lo),
+                                                 static_cast<std::size_t>(span), what));
 }
 
 void check_lock(int blocks, int runs) {

@@ -12,20 +12,12 @@
 #include <vector>
 
 #include "count_keys_harness.hpp"
+#include "keys_testing.hpp"
 #include "launch.hpp"
 #include "reference.hpp"
 #include "testing.hpp"
 
 namespace {
-
-// A number from the seed in [lo, lo + span), printed for grade.py's report.
-std::size_t drawn_in(std::uint64_t stream, std::size_t lo, std::size_t span, const char* what) {
-  const std::uint64_t seed = course::test::seed();
-  const std::size_t value = lo + course::test::drawn(seed, stream) % span;
-  std::printf("COURSE-SIZES: %s = %zu (seed %llu)\n", what, value,
-              static_cast<unsigned long long>(seed));
-  return value;
-}
 
 void check_counts(const std::vector<std::uint32_t>& keys, std::uint32_t buckets, int blocks,
                   const std::string& what, int threads = 256) {
@@ -83,15 +75,6 @@ void check_counts(const std::vector<std::uint32_t>& keys, std::uint32_t buckets,
   CHECK(other_buckets == 0);
 }
 
-// n keys of a kind, with the edge keys 0, 2^31 - 1, 2^31 and 2^32 - 1 in the first places.
-std::vector<std::uint32_t> keys_with_edges(std::size_t n, lesson04::Dist dist, std::uint64_t seed) {
-  std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, seed);
-  const std::uint32_t edges[] = {0u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
-  for (std::size_t i = 0; i < keys.size() && i < 4; ++i)
-    keys[i] = edges[i];
-  return keys;
-}
-
 // Keys that all land in one bucket of `buckets`: bucket 0, or the last.
 std::vector<std::uint32_t> one_bucket_keys(std::size_t n, std::uint32_t buckets, bool last) {
   std::vector<std::uint32_t> keys(n);
@@ -107,48 +90,65 @@ TEST_CASE("every key counted once in its bucket, under heavy contention", "[gpu]
   // buckets' lists short enough to take well under a second.)
   const std::uint64_t seed = course::test::seed();
   const int blocks = 8 * course::sm_count();
-  const auto few = static_cast<std::uint32_t>(drawn_in(2000, 4, 5, "few buckets"));
-  const auto many = static_cast<std::uint32_t>(drawn_in(2001, 600, 1449, "many buckets"));
+  const auto few = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 2000, 4, 5, "few buckets"));
+  const auto many = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 2001, 600, 1449, "many buckets"));
   using lesson04::Dist;
-  check_counts(keys_with_edges(drawn_in(2002, 14001, 6000, "keys"), Dist::dups, seed), few, blocks,
-               "dups");
-  check_counts(
-      lesson04::make_keys(drawn_in(2003, 65537, 65536, "one key, times"), Dist::equal, seed), few,
-      blocks, "one key, past 65,536 times");
-  check_counts(keys_with_edges(drawn_in(2004, 3001, 1000, "keys"), Dist::random, seed), few, blocks,
-               "random");
-  check_counts(keys_with_edges(drawn_in(2005, 180001, 40000, "keys"), Dist::dups, seed), many,
-               blocks, "dups");
-  check_counts(keys_with_edges(drawn_in(2006, 40001, 20000, "keys"), Dist::random, seed), many,
-               blocks, "random");
+  check_counts(grading04::keys_with_edges(
+                   course::test::drawn_in(course::test::seed(), 2002, 14001, 6000, "keys"),
+                   Dist::dups, seed),
+               few, blocks, "dups");
+  check_counts(lesson04::make_keys(course::test::drawn_in(course::test::seed(), 2003, 65537, 65536,
+                                                          "one key, times"),
+                                   Dist::equal, seed),
+               few, blocks, "one key, past 65,536 times");
+  check_counts(grading04::keys_with_edges(
+                   course::test::drawn_in(course::test::seed(), 2004, 3001, 1000, "keys"),
+                   Dist::random, seed),
+               few, blocks, "random");
+  check_counts(grading04::keys_with_edges(
+                   course::test::drawn_in(course::test::seed(), 2005, 180001, 40000, "keys"),
+                   Dist::dups, seed),
+               many, blocks, "dups");
+  check_counts(grading04::keys_with_edges(
+                   course::test::drawn_in(course::test::seed(), 2006, 40001, 20000, "keys"),
+                   Dist::random, seed),
+               many, blocks, "random");
 }
 
 TEST_CASE("small tables, awkward sizes, and keys that share one bucket", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
-  const auto buckets = static_cast<std::uint32_t>(drawn_in(2010, 900, 400, "buckets"));
+  const auto buckets = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 2010, 900, 400, "buckets"));
   const std::vector<std::size_t> sizes =
       course::test::drawn_sizes(seed, {1, 2, 31, 33, 255, 257, 4097}, {32, 256}, 8192, 3, "keys");
   for (std::size_t n : sizes) {
     for (lesson04::Dist dist :
          {lesson04::Dist::random, lesson04::Dist::dups, lesson04::Dist::sequential}) {
-      check_counts(keys_with_edges(n, dist, seed + n), buckets, 60, lesson04::dists().name(dist));
+      check_counts(grading04::keys_with_edges(n, dist, seed + n), buckets, 60,
+                   lesson04::dists().name(dist));
     }
   }
   check_counts(one_bucket_keys(1000, buckets, false), buckets, 60,
                "every key in bucket 0, each once");
   check_counts(one_bucket_keys(1000, buckets, true), buckets, 60,
                "every key in the last bucket, each once");
-  check_counts(
-      lesson04::make_keys(drawn_in(2011, 1u << 20, 1u << 18, "keys"), lesson04::Dist::dups, seed),
-      static_cast<std::uint32_t>(drawn_in(2012, 1u << 18, 1u << 16, "buckets")),
-      8 * course::sm_count(), "dups, many buckets");
+  check_counts(lesson04::make_keys(
+                   course::test::drawn_in(course::test::seed(), 2011, 1u << 20, 1u << 18, "keys"),
+                   lesson04::Dist::dups, seed),
+               static_cast<std::uint32_t>(course::test::drawn_in(course::test::seed(), 2012,
+                                                                 1u << 18, 1u << 16, "buckets")),
+               8 * course::sm_count(), "dups, many buckets");
 }
 
 TEST_CASE("one key past 65,536 times from one warp, from one block and from the grid", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
   const std::vector<std::uint32_t> keys = lesson04::make_keys(
-      drawn_in(2020, 65537, 4096, "one key, times"), lesson04::Dist::equal, seed);
-  const auto buckets = static_cast<std::uint32_t>(drawn_in(2021, 1, 64, "buckets"));
+      course::test::drawn_in(course::test::seed(), 2020, 65537, 4096, "one key, times"),
+      lesson04::Dist::equal, seed);
+  const auto buckets = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 2021, 1, 64, "buckets"));
   check_counts(keys, buckets, 1, "one key, one warp", 32);
   check_counts(keys, buckets, 1, "one key, one block", 256);
   check_counts(keys, buckets, 8 * course::sm_count(), "one key, the grid");

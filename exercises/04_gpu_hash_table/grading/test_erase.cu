@@ -22,15 +22,6 @@
 
 namespace {
 
-// A number from the seed in [lo, lo + span), printed for grade.py's report.
-std::size_t drawn_in(std::uint64_t stream, std::size_t lo, std::size_t span, const char* what) {
-  const std::uint64_t seed = course::test::seed();
-  const std::size_t value = lo + course::test::drawn(seed, stream) % span;
-  std::printf("COURSE-SIZES: %s = %zu (seed %llu)\n", what, value,
-              static_cast<unsigned long long>(seed));
-  return value;
-}
-
 grading04::TableView view_of(lesson04::OpenTable& table) {
   const lesson04::OpenView v = table.view();
   return {v.slots, v.capacity, v.empty_key_entry, v.hash};
@@ -145,14 +136,16 @@ TEST_CASE("erased keys are gone, the others found, at every size", "[gpu]") {
     }
   }
   // A full table's runs are long: an erased slot that turned empty would cut many of them.
-  const std::size_t n = drawn_in(4000, 80001, 40000, "keys at load 0.9");
+  const std::size_t n =
+      course::test::drawn_in(course::test::seed(), 4000, 80001, 40000, "keys at load 0.9");
   check_erase(lesson04::make_keys(n, lesson04::Dist::random, seed), lesson04::capacity_for(n, 0.9),
               "random, load 0.9");
 }
 
 TEST_CASE("long probe runs, and the sentinel key kept beside the slots", "[gpu]") {
   const std::size_t slots = 4096;  // a multiple of kMaxWindow: the capacity is exactly this
-  const std::size_t run = drawn_in(4010, 2500, 1000, "keys in one run");
+  const std::size_t run =
+      course::test::drawn_in(course::test::seed(), 4010, 2500, 1000, "keys in one run");
   std::vector<std::uint32_t> colliding(run);
   for (std::size_t i = 0; i < colliding.size(); ++i)
     colliding[i] = static_cast<std::uint32_t>((i + 1) * slots);  // with key % slots, all at 0
@@ -162,8 +155,9 @@ TEST_CASE("long probe runs, and the sentinel key kept beside the slots", "[gpu]"
   for (std::size_t i = 0; i < wrapping.size(); ++i)
     wrapping[i] = static_cast<std::uint32_t>(i * slots + slots - 100);
   check_erase(wrapping, slots, "one run that wraps past the last slot", lesson04::Hash::book);
-  std::vector<std::uint32_t> keys = lesson04::make_keys(
-      drawn_in(4011, 9001, 2048, "keys"), lesson04::Dist::random, course::test::seed());
+  std::vector<std::uint32_t> keys =
+      lesson04::make_keys(course::test::drawn_in(course::test::seed(), 4011, 9001, 2048, "keys"),
+                          lesson04::Dist::random, course::test::seed());
   keys[17] = lesson04::kEmptyKey;
   keys[9000] = lesson04::kEmptyKey;
   for (std::uint64_t s = 0; s < 4; ++s) {  // a random half: sometimes the sentinel is erased
@@ -175,7 +169,8 @@ TEST_CASE("long probe runs, and the sentinel key kept beside the slots", "[gpu]"
 TEST_CASE("a table with no empty slot: erase, then find stops", "[gpu]") {
   check_erase(filling_keys(4096), 4096, "no empty slot");
   // Past 65,536 slots, where a 16-bit count of probes never reaches the table's size.
-  const std::size_t slots = 16 * drawn_in(4020, 4097, 4096, "slots / 16, no empty slot");
+  const std::size_t slots = 16 * course::test::drawn_in(course::test::seed(), 4020, 4097, 4096,
+                                                        "slots / 16, no empty slot");
   check_erase(filling_keys(slots), slots, "no empty slot, past 65,536 slots");
 }
 

@@ -8,21 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "keys_testing.hpp"
 #include "launch.hpp"
 #include "reference.hpp"
 #include "sorted_insert_harness.hpp"
 #include "testing.hpp"
 
 namespace {
-
-// A number from the seed in [lo, lo + span), printed for grade.py's report.
-std::size_t drawn_in(std::uint64_t stream, std::size_t lo, std::size_t span, const char* what) {
-  const std::uint64_t seed = course::test::seed();
-  const std::size_t value = lo + course::test::drawn(seed, stream) % span;
-  std::printf("COURSE-SIZES: %s = %zu (seed %llu)\n", what, value,
-              static_cast<unsigned long long>(seed));
-  return value;
-}
 
 void check_sorted(const std::vector<std::uint32_t>& keys, std::uint32_t buckets, int blocks,
                   const std::string& what) {
@@ -44,15 +36,6 @@ void check_sorted(const std::vector<std::uint32_t>& keys, std::uint32_t buckets,
   CHECK(out_of_order == 0);
 }
 
-// n keys of a kind, with the edge keys 0, 2^31 - 1, 2^31 and 2^32 - 1 in the first places.
-std::vector<std::uint32_t> keys_with_edges(std::size_t n, lesson04::Dist dist, std::uint64_t seed) {
-  std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, seed);
-  const std::uint32_t edges[] = {0u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu};
-  for (std::size_t i = 0; i < keys.size() && i < 4; ++i)
-    keys[i] = edges[i];
-  return keys;
-}
-
 }  // namespace
 
 TEST_CASE("every entry in place and every list sorted, under heavy contention", "[gpu]") {
@@ -60,27 +43,36 @@ TEST_CASE("every entry in place and every list sorted, under heavy contention", 
   // walks short enough for a fraction of a second.)
   const std::uint64_t seed = course::test::seed();
   const int blocks = 8 * course::sm_count();
-  const auto few = static_cast<std::uint32_t>(drawn_in(3000, 3, 5, "few buckets"));
-  const auto many = static_cast<std::uint32_t>(drawn_in(3001, 700, 700, "many buckets"));
+  const auto few = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 3000, 3, 5, "few buckets"));
+  const auto many = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 3001, 700, 700, "many buckets"));
   for (int run = 0; run < 3; ++run) {
-    const std::size_t small = drawn_in(3002 + run, 16001, 4096, "keys");
-    check_sorted(keys_with_edges(small, lesson04::Dist::random, seed + run), few, blocks, "random");
-    check_sorted(keys_with_edges(small, lesson04::Dist::dups, seed + run), few, blocks, "dups");
-    check_sorted(keys_with_edges(drawn_in(3005 + run, (1u << 18) + 1, 1u << 16, "keys"),
-                                 lesson04::Dist::random, seed + run),
-                 many, blocks, "random");
+    const std::size_t small =
+        course::test::drawn_in(course::test::seed(), 3002 + run, 16001, 4096, "keys");
+    check_sorted(grading04::keys_with_edges(small, lesson04::Dist::random, seed + run), few, blocks,
+                 "random");
+    check_sorted(grading04::keys_with_edges(small, lesson04::Dist::dups, seed + run), few, blocks,
+                 "dups");
+    check_sorted(
+        grading04::keys_with_edges(course::test::drawn_in(course::test::seed(), 3005 + run,
+                                                          (1u << 18) + 1, 1u << 16, "keys"),
+                                   lesson04::Dist::random, seed + run),
+        many, blocks, "random");
   }
 }
 
 TEST_CASE("small tables, awkward sizes, repeated keys", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
-  const auto buckets = static_cast<std::uint32_t>(drawn_in(3010, 900, 400, "buckets"));
+  const auto buckets = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 3010, 900, 400, "buckets"));
   const std::vector<std::size_t> sizes =
       course::test::drawn_sizes(seed, {1, 2, 31, 33, 255, 257, 4097}, {32, 256}, 8192, 3, "keys");
   for (std::size_t n : sizes) {
     for (lesson04::Dist dist : {lesson04::Dist::random, lesson04::Dist::sequential,
                                 lesson04::Dist::dups, lesson04::Dist::equal}) {
-      check_sorted(keys_with_edges(n, dist, seed + n), buckets, 60, lesson04::dists().name(dist));
+      check_sorted(grading04::keys_with_edges(n, dist, seed + n), buckets, 60,
+                   lesson04::dists().name(dist));
     }
   }
 }
@@ -88,8 +80,9 @@ TEST_CASE("small tables, awkward sizes, repeated keys", "[gpu]") {
 TEST_CASE("keys that come in increasing and in decreasing order", "[gpu]") {
   // Increasing: every insert walks to the end of its list; decreasing: every insert is at the
   // head, where the swaps of the threads of a list all meet.
-  const std::size_t n = drawn_in(3020, 8001, 4096, "keys");
-  const auto buckets = static_cast<std::uint32_t>(drawn_in(3021, 2, 6, "buckets"));
+  const std::size_t n = course::test::drawn_in(course::test::seed(), 3020, 8001, 4096, "keys");
+  const auto buckets = static_cast<std::uint32_t>(
+      course::test::drawn_in(course::test::seed(), 3021, 2, 6, "buckets"));
   std::vector<std::uint32_t> increasing(n);
   std::vector<std::uint32_t> decreasing(n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -10,19 +10,43 @@ static_assert(exercise06::kTile == grading06::kTile && exercise06::kSiftThreads 
               "the exercise's constants are part of its statement: keep them");
 
 namespace grading06 {
+namespace {
+
+using exercise06::SiftCounts;
+
+std::size_t tiles_of(std::size_t n) {
+  return (n + kTile - 1) / kTile;
+}
+
+// The student's count_tiles, one block per tile, into `counts` (one per tile), poisoned first;
+// returns them.
+std::vector<SiftCounts> counted_tiles(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
+                                      std::uint32_t high,
+                                      course::DeviceBuffer<SiftCounts>& counts) {
+  counts.fill_bytes(0xFF);
+  grading::watched([&] {
+    exercise06::count_tiles<<<static_cast<unsigned>(tiles_of(n)), exercise06::kSiftThreads>>>(
+        d_keys, n, low, high, counts.data());
+  });
+  return counts.download();
+}
+
+// The student's scatter_tiles, one block per tile, from the tiles' offsets.
+void scattered(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low, std::uint32_t high,
+               const SiftCounts* d_offsets, std::uint32_t* d_winners, std::uint32_t* d_candidates) {
+  grading::watched([&] {
+    exercise06::scatter_tiles<<<static_cast<unsigned>(tiles_of(n)), exercise06::kSiftThreads>>>(
+        d_keys, n, low, high, d_offsets, d_winners, d_candidates);
+  });
+}
+
+}  // namespace
 
 Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
                    std::uint32_t high) {
-  using exercise06::SiftCounts;
-  const std::size_t tiles = (n + kTile - 1) / kTile;
-  course::DeviceBuffer<SiftCounts> counts(tiles);
-  counts.fill_bytes(0xFF);
-  grading::watched([&] {
-    exercise06::count_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
-        d_keys, n, low, high, counts.data());
-  });
   Sifted out;
-  std::vector<SiftCounts> offsets = counts.download();
+  course::DeviceBuffer<SiftCounts> counts(tiles_of(n));
+  std::vector<SiftCounts> offsets = counted_tiles(d_keys, n, low, high, counts);
   SiftCounts total{0, 0};
   for (SiftCounts& c : offsets) {
     out.tile_winners.push_back(c.winners);
@@ -38,10 +62,7 @@ Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low
   course::DeviceBuffer<std::uint32_t> candidates(total.candidates + 1);
   winners.fill_bytes(0xFF);
   candidates.fill_bytes(0xFF);
-  grading::watched([&] {
-    exercise06::scatter_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
-        d_keys, n, low, high, d_offsets.data(), winners.data(), candidates.data());
-  });
+  scattered(d_keys, n, low, high, d_offsets.data(), winners.data(), candidates.data());
   out.winners = winners.download();
   out.candidates = candidates.download();
   // The last place of each is a guard, which must still hold all ones.
@@ -57,15 +78,8 @@ std::pair<std::size_t, std::size_t> sift_on_device(const std::uint32_t* d_keys, 
                                                    std::uint32_t* d_winners,
                                                    std::uint32_t* d_candidates,
                                                    std::size_t capacity) {
-  using exercise06::SiftCounts;
-  const std::size_t tiles = (n + kTile - 1) / kTile;
-  course::DeviceBuffer<SiftCounts> counts(tiles);
-  counts.fill_bytes(0xFF);
-  grading::watched([&] {
-    exercise06::count_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
-        d_keys, n, low, high, counts.data());
-  });
-  std::vector<SiftCounts> offsets = counts.download();
+  course::DeviceBuffer<SiftCounts> counts(tiles_of(n));
+  std::vector<SiftCounts> offsets = counted_tiles(d_keys, n, low, high, counts);
   std::size_t winners = 0;
   std::size_t candidates = 0;
   for (SiftCounts& c : offsets) {
@@ -76,10 +90,7 @@ std::pair<std::size_t, std::size_t> sift_on_device(const std::uint32_t* d_keys, 
   }
   if (winners > capacity || candidates > capacity) return {winners, candidates};
   counts.upload(offsets);
-  grading::watched([&] {
-    exercise06::scatter_tiles<<<static_cast<unsigned>(tiles), exercise06::kSiftThreads>>>(
-        d_keys, n, low, high, counts.data(), d_winners, d_candidates);
-  });
+  scattered(d_keys, n, low, high, counts.data(), d_winners, d_candidates);
   return {winners, candidates};
 }
 
