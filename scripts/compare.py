@@ -25,6 +25,7 @@ import sys
 import tempfile
 
 import results
+from gpus import gpus
 from progress import Progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -175,6 +176,12 @@ def main(argv):
             return 2
         mine, status = results.read_csv(args.mine), 0
     else:
+        # Said at the start: the lesson would otherwise run its CPU part before it found out.
+        names, why = gpus()
+        if not names:
+            print(f"compare.py: no GPU to run on ({why}): nothing to compare; give --mine a CSV "
+                  "from a machine with one", file=sys.stderr)
+            return 77
         folder = tempfile.mkdtemp(prefix=f"compare{args.lesson}-")
         status, log = run_lesson(os.path.abspath(args.build_dir), program, run_args, folder)
         if status == 77:
