@@ -112,6 +112,9 @@ set(forbidden_names
   "@ (reads the test program's environment)|getenv|secure_getenv|environ|__environ"
   "@ (a declaration the check cannot see into)|extern"
   "@ (code that runs outside the graded call)|__attribute__|constructor|destructor"
+  # CUDA's own headers spell __global__, __device__ and __shared__ through these
+  # (crt/host_defines.h): an answer that does the same hides a kernel from the checks.
+  "@ (an execution space or attribute spelt another way)|__location__|__annotate__|__declspec"
   "@ (a file or stream of the test program)|fopen|freopen|open|openat|creat|dup|dup2|dup3|fflush|stdout|stderr|cout|cerr")
 foreach(name IN LISTS FORBID)
   list(APPEND forbidden_names "${name}|${name}")

@@ -14,13 +14,19 @@ constexpr unsigned kProbedSharedWords = 1u << 16;
 struct AtomicCounts {
   unsigned long long shared_adds = 0;  // atomicAdd calls on shared memory
   unsigned long long global_adds = 0;  // on global memory
+  unsigned long long global_ones = 0;  // of those, the ones that added exactly 1
 };
+
+// A shared word's mark, per block: 0 (no add), the adding warp's number plus 1 (1 to 32), or
+// kWordOfManyWarps once two warps of the block have added to it.
+constexpr unsigned char kWordOfManyWarps = 0xFF;
 
 // What one probed run of a histogram kernel saw.
 struct AtomicReport {
   AtomicCounts counts;
   int blocks = 0;
   std::vector<unsigned> shared_words_hit;  // per block: how many distinct shared words it added to
+  std::vector<unsigned> words_of_many_warps;  // per block: of those, how many two warps added to
 };
 
 }  // namespace grading

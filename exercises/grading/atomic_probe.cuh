@@ -3,10 +3,11 @@
 //
 // A harness includes this before the student's file. From here on, atomicAdd(address, value) is
 // probed_atomic_add(address, value): it does the same addition, and, while a probe is armed, also
-// counts the call as a shared-memory or a global-memory one and marks the 4-byte shared word it
-// hit, per block. (A name in parentheses, (atomicAdd)(...), is not a macro call: that is how the
-// probe reaches the real function.) The answer check forbids #undef, inline PTX and the other
-// atomic functions in these exercises, so a student's atomics cannot go around the probe.
+// counts the call as a shared-memory or a global-memory one (and a global one that adds exactly 1),
+// and marks the 4-byte shared word it hit with the warp that hit it, per block. (A name in
+// parentheses, (atomicAdd)(...), is not a macro call: that is how the probe reaches the real
+// function.) The answer check forbids #undef, inline PTX and the other atomic functions in these
+// exercises, so a student's atomics cannot go around the probe.
 #pragma once
 
 #include "atomic_counts.hpp"
@@ -16,8 +17,14 @@ namespace grading {
 
 struct AtomicProbe {
   AtomicCounts* counts = nullptr;         // null: not probing
-  unsigned char* shared_words = nullptr;  // null, or kProbedSharedWords flags per block
+  unsigned char* shared_words = nullptr;  // null, or kProbedSharedWords marks per block
 };
+
+// The warp of the calling thread within its block (0 to 31).
+__device__ inline unsigned char warp_in_block() {
+  const unsigned linear = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  return static_cast<unsigned char>(linear / 32);
+}
 
 __device__ AtomicProbe g_atomic_probe;
 
@@ -29,10 +36,22 @@ __device__ T probed_atomic_add(T* address, U value) {
       (atomicAdd)(&probe.counts->shared_adds, 1ull);
       const auto word = static_cast<unsigned>(__cvta_generic_to_shared(address) / 4);
       if (probe.shared_words != nullptr && word < kProbedSharedWords) {
-        probe.shared_words[blockIdx.x * static_cast<std::size_t>(kProbedSharedWords) + word] = 1;
+        // Not atomic: two warps that mark a fresh word at the same moment may both see it fresh,
+        // but a word that warps share is added to again and again, and a later add sees the other
+        // warp's mark.
+        unsigned char& mark =
+            probe.shared_words[blockIdx.x * static_cast<std::size_t>(kProbedSharedWords) + word];
+        const unsigned char me = warp_in_block() + 1;
+        const unsigned char seen = mark;
+        if (seen == 0) {
+          mark = me;
+        } else if (seen != me) {
+          mark = kWordOfManyWarps;
+        }
       }
     } else {
       (atomicAdd)(&probe.counts->global_adds, 1ull);
+      if (value == static_cast<U>(1)) (atomicAdd)(&probe.counts->global_ones, 1ull);
     }
   }
   return (atomicAdd)(address, static_cast<T>(value));
@@ -45,7 +64,8 @@ inline void arm_atomic_probe(AtomicCounts* counts, unsigned char* shared_words) 
 }
 
 // Runs launch() (a kernel of `blocks` blocks) once with the probe armed, under the watchdog, and
-// reports what its atomics did; with see_words, also which shared words each block added to.
+// reports what its atomics did; with see_words, also which shared words each block added to, and
+// which of them more than one of its warps did.
 template <typename Launch>
 AtomicReport probe_atomics(int blocks, bool see_words, Launch&& launch) {
   course::DeviceBuffer<AtomicCounts> counts(1);
@@ -62,8 +82,11 @@ AtomicReport probe_atomics(int blocks, bool see_words, Launch&& launch) {
   if (see_words) {
     const std::vector<unsigned char> hit = words.download();
     report.shared_words_hit.assign(blocks, 0);
-    for (std::size_t i = 0; i < hit.size(); ++i)
-      report.shared_words_hit[i / kProbedSharedWords] += hit[i];
+    report.words_of_many_warps.assign(blocks, 0);
+    for (std::size_t i = 0; i < hit.size(); ++i) {
+      report.shared_words_hit[i / kProbedSharedWords] += hit[i] != 0;
+      report.words_of_many_warps[i / kProbedSharedWords] += hit[i] == kWordOfManyWarps;
+    }
   }
   return report;
 }

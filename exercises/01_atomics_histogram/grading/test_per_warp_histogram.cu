@@ -84,34 +84,46 @@ TEST_CASE("the per-warp histogram counts every size exactly", "[gpu]") {
 
 TEST_CASE("every byte is one shared-memory atomicAdd into its warp's own histogram", "[gpu]") {
   // All bytes equal: one bin is hit by everyone. One histogram per block puts every block's
-  // atomics on one shared word; one per warp spreads them over kWarpsPerBlock words. The size,
-  // from 2^21 to 2^22 bytes, and the value come from the seed.
+  // atomics on one shared word; one per warp spreads them over kWarpsPerBlock words. Random bytes
+  // too, so that an answer cannot keep its warps' histograms for the one input it was shown. On
+  // both, no shared word may be added to by two warps of a block: each warp's histogram is its
+  // own. The size, from 2^21 to 2^22 bytes, and the value come from the seed.
   const std::uint64_t seed = course::test::seed();
   const std::size_t n = (std::size_t{1} << 21) - 1 +
                         kWarp * (course::test::drawn(seed, 40) % 65536) +
                         course::test::drawn(seed, 41) % 3;
-  const std::vector<std::uint8_t> data = lesson01::make_input(n, lesson01::Dist::same, seed);
-  const course::DeviceBuffer<std::uint8_t> d_data(data);
-  course::test::GuardedBuffer<unsigned long long> bins(kBins);
-  bins.poison(0xEE);
-  const grading::AtomicReport report =
-      grading01::per_warp_histogram_probed(d_data.data(), n, bins.data());
-  INFO("n = " << n);
-  REQUIRE(course::test::mismatch(bins.download(), expected_histogram(data)) == "");
+  for (const lesson01::Dist dist : {lesson01::Dist::same, lesson01::Dist::uniform}) {
+    const std::vector<std::uint8_t> data = lesson01::make_input(n, dist, seed);
+    const course::DeviceBuffer<std::uint8_t> d_data(data);
+    course::test::GuardedBuffer<unsigned long long> bins(kBins);
+    bins.poison(0xEE);
+    const grading::AtomicReport report =
+        grading01::per_warp_histogram_probed(d_data.data(), n, bins.data());
+    INFO("n = " << n << ", " << lesson01::dists().name(dist));
+    REQUIRE(course::test::mismatch(bins.download(), expected_histogram(data)) == "");
 
-  INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
-  CHECK(report.counts.shared_adds == n);
-  const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * kBins;
-  INFO("global atomicAdd calls: " << report.counts.global_adds
-                                  << "; at most one per bin and block: " << merges);
-  CHECK(report.counts.global_adds <= merges);
-  unsigned fewest = ~0u;
-  for (unsigned hit : report.shared_words_hit)
-    fewest = hit < fewest ? hit : fewest;
-  INFO("one histogram per warp: on all-equal bytes, each block adds to one word in each of its "
-       << grading01::kWarpsPerBlock << " warps' histograms; the fewest shared words a block "
-       << "added to: " << fewest);
-  CHECK(fewest >= static_cast<unsigned>(grading01::kWarpsPerBlock));
+    INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
+    CHECK(report.counts.shared_adds == n);
+    const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * kBins;
+    INFO("global atomicAdd calls: " << report.counts.global_adds
+                                    << "; at most one per bin and block: " << merges);
+    CHECK(report.counts.global_adds <= merges);
+    unsigned shared_by_warps = 0;
+    for (unsigned words : report.words_of_many_warps)
+      shared_by_warps += words;
+    INFO("one histogram per warp: shared words that two warps of one block added to: "
+         << shared_by_warps << " (each warp counts in its own)");
+    CHECK(shared_by_warps == 0);
+    if (dist == lesson01::Dist::same) {
+      unsigned fewest = ~0u;
+      for (unsigned hit : report.shared_words_hit)
+        fewest = hit < fewest ? hit : fewest;
+      INFO("one histogram per warp: on all-equal bytes, each block adds to one word in each of "
+           << "its " << grading01::kWarpsPerBlock << " warps' histograms; the fewest shared words "
+           << "a block added to: " << fewest);
+      CHECK(fewest >= static_cast<unsigned>(grading01::kWarpsPerBlock));
+    }
+  }
 }
 
 TEST_CASE("the per-warp histogram is exact on a large input, run after run", "[gpu]") {

@@ -1,5 +1,5 @@
 // The harness of exercise 1 (lesson 06): every thread runs the student's insert_pair over its
-// elements, forwards or backwards, and writes its list.
+// elements, forwards, backwards or scattered, and writes its list.
 #include "../../grading/harness.hpp"
 
 #include <pair_list.cuh>  // the student's file
@@ -26,7 +26,16 @@ __device__ inline void students_insert(std::uint32_t* keys, std::uint32_t* indic
 }
 #endif
 
-__global__ void pair_lists_kernel(const std::uint32_t* keys, std::size_t n, int k, bool backwards,
+__device__ std::size_t gcd(std::size_t a, std::size_t b) {
+  while (b != 0) {
+    const std::size_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
+__global__ void pair_lists_kernel(const std::uint32_t* keys, std::size_t n, int k, Order order,
                                   std::uint32_t* keys_out, std::uint32_t* indices_out) {
   std::uint32_t list_keys[kMaxK];
   std::uint32_t list_indices[kMaxK];
@@ -38,8 +47,16 @@ __global__ void pair_lists_kernel(const std::uint32_t* keys, std::size_t n, int 
   const std::size_t threads = course::grid_stride();
   if (thread < n) {
     const std::size_t last = thread + (n - 1 - thread) / threads * threads;
-    for (std::size_t step = 0; step <= (last - thread) / threads; ++step) {
-      const std::size_t i = backwards ? last - step * threads : thread + step * threads;
+    const std::size_t mine = (last - thread) / threads + 1;  // the thread's keys
+    // Scattered: step s visits key (s * stride + thread) mod mine, a stride prime to `mine`.
+    std::size_t stride = 7919 + 2 * (thread % 64);
+    while (gcd(stride, mine) != 1)
+      stride += 2;
+    for (std::size_t step = 0; step < mine; ++step) {
+      const std::size_t place = order == Order::forwards    ? step
+                                : order == Order::backwards ? mine - 1 - step
+                                                            : (step * stride + thread) % mine;
+      const std::size_t i = thread + place * threads;
       students_insert(list_keys, list_indices, k, keys[i], static_cast<std::uint32_t>(i));
     }
   }
@@ -52,10 +69,10 @@ __global__ void pair_lists_kernel(const std::uint32_t* keys, std::size_t n, int 
 }  // namespace
 
 void pair_lists(const std::uint32_t* d_keys, std::size_t n, int k, int blocks, int threads,
-                bool backwards, std::uint32_t* d_keys_out, std::uint32_t* d_indices_out) {
+                Order order, std::uint32_t* d_keys_out, std::uint32_t* d_indices_out) {
   if (k < 1 || k > kMaxK) throw std::invalid_argument("k must be from 1 to 64");
   grading::watched([&] {
-    pair_lists_kernel<<<blocks, threads>>>(d_keys, n, k, backwards, d_keys_out, d_indices_out);
+    pair_lists_kernel<<<blocks, threads>>>(d_keys, n, k, order, d_keys_out, d_indices_out);
   });
 }
 

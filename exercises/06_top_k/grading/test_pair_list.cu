@@ -1,12 +1,13 @@
 // Grades exercise 1 of lesson 06: insert_pair (pair_list.cuh). Every thread's list, after the
-// thread has inserted its elements (in order, or from the last to the first), must be its k best
+// thread has inserted its elements (in order, from the last to the first, or scattered, so that
+// equal keys arrive in no order), must be its k best
 // (key, index) pairs, duplicates kept, equal keys by lower index, then (kLowestKey, 0xFFFFFFFF):
 // what a sort of the thread's pairs gives on the CPU. The sizes, the k and the grids are fixed
 // edges and draws from the run's seed; the inputs include lists full of one key, keys equal to the
 // lowest key (which must still beat an empty slot by their index), and indices past 16 bits. The
-// [timing] case inserts keys that each go to the head of a full list of 64, for
-// scripts/time_answer.py: an insertion moves 63 pairs, a re-sort of the list some 2,000 times as
-// many compare-and-swaps. Fresh random inputs each run (the seed is printed).
+// [timing] case inserts keys that each land at a random place in the top of a full list of 64, for
+// scripts/time_answer.py: an insertion moves the pairs below it, a re-sort of the list some 2,000
+// compare-and-swaps. Fresh random inputs each run (the seed is printed).
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -39,7 +40,15 @@ std::vector<Pair> expected_list(const std::vector<lesson06::Key>& keys, int k, s
 
 // The student's lists for `keys`, into poisoned output with guard zones, checked against the
 // CPU's, every thread's.
-void check(const std::vector<lesson06::Key>& keys, int k, int blocks, int threads, bool backwards,
+using grading06::Order;
+
+const char* order_name(Order order) {
+  return order == Order::forwards    ? "forwards"
+         : order == Order::backwards ? "backwards"
+                                     : "scattered";
+}
+
+void check(const std::vector<lesson06::Key>& keys, int k, int blocks, int threads, Order order,
            const char* what) {
   const std::size_t lists = static_cast<std::size_t>(blocks) * threads;
   const course::DeviceBuffer<lesson06::Key> d_keys(keys);
@@ -47,10 +56,10 @@ void check(const std::vector<lesson06::Key>& keys, int k, int blocks, int thread
   course::test::GuardedBuffer<std::uint32_t> out_indices(lists * k);
   out_keys.poison(0x5A);
   out_indices.poison(0x5A);
-  grading06::pair_lists(d_keys.data(), keys.size(), k, blocks, threads, backwards, out_keys.data(),
+  grading06::pair_lists(d_keys.data(), keys.size(), k, blocks, threads, order, out_keys.data(),
                         out_indices.data());
   INFO(what << ", n = " << keys.size() << ", k = " << k << ", " << blocks << " x " << threads
-            << " threads" << (backwards ? ", backwards" : ""));
+            << " threads, " << order_name(order));
   REQUIRE(out_keys.guards_intact());
   REQUIRE(out_indices.guards_intact());
   const std::vector<std::uint32_t> got_keys = out_keys.download();
@@ -85,7 +94,7 @@ std::pair<int, int> drawn_grid(std::uint64_t stream) {
 
 }  // namespace
 
-TEST_CASE("every thread keeps its k best pairs, forwards and backwards", "[gpu]") {
+TEST_CASE("every thread keeps its k best pairs, forwards, backwards and scattered", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
   // k at the ends and at a warp's 32, and two drawn; sizes at the edges of a warp and of a grid's
   // threads, past 16 bits of index, and drawn.
@@ -103,9 +112,9 @@ TEST_CASE("every thread keeps its k best pairs, forwards and backwards", "[gpu]"
     for (std::size_t k : ks) {
       for (std::size_t n : sizes) {
         const auto keys = lesson06::keys_of(lesson06::make_input<std::int32_t>(n, dist, seed + n));
-        for (bool backwards : {false, true}) {
+        for (Order order : {Order::forwards, Order::backwards, Order::scattered}) {
           const std::pair<int, int> grid = drawn_grid(stream += 2);
-          check(keys, static_cast<int>(k), grid.first, grid.second, backwards,
+          check(keys, static_cast<int>(k), grid.first, grid.second, order,
                 lesson06::dists().name(dist).c_str());
         }
       }
@@ -123,23 +132,31 @@ TEST_CASE("duplicates are all kept, by index, whatever the grid", "[gpu]") {
   for (const std::pair<int, int>& grid : grids) {
     // 64 values, each hundreds of times per thread: the lists fill with equal keys.
     check(lesson06::keys_of(lesson06::make_input<std::int32_t>(500000, lesson06::Dist::dups, seed)),
-          k_dups, grid.first, grid.second, true, "dups");
+          k_dups, grid.first, grid.second, Order::backwards, "dups");
+    check(lesson06::keys_of(lesson06::make_input<std::int32_t>(500000, lesson06::Dist::dups, seed)),
+          k_dups, grid.first, grid.second, Order::scattered, "dups");
     check(lesson06::keys_of(lesson06::make_input<std::int32_t>(3000, lesson06::Dist::equal, seed)),
-          k_equal, grid.first, grid.second, false, "equal");
+          k_equal, grid.first, grid.second, Order::forwards, "equal");
+    check(lesson06::keys_of(lesson06::make_input<std::int32_t>(3000, lesson06::Dist::equal, seed)),
+          k_equal, grid.first, grid.second, Order::scattered, "equal");
     // Every key the lowest (INT_MIN's): an empty slot holds that key too, with index 0xFFFFFFFF,
     // and each real pair beats it by its index; more than 65,536 of them in one warp's lists.
     const std::vector<lesson06::Key> lowest(70000 + course::test::drawn(seed, 312) % 1000,
                                             lesson06::kLowestKey);
-    check(lowest, 64, grid.first, grid.second, true, "every key the lowest");
+    check(lowest, 64, grid.first, grid.second, Order::backwards, "every key the lowest");
+    check(lowest, 64, grid.first, grid.second, Order::scattered, "every key the lowest");
   }
 }
 
-TEST_CASE("timing: keys that each go to the head of a full list of 64", "[gpu][timing]") {
+TEST_CASE("timing: keys that each land at a random place near the top of a full list of 64",
+          "[gpu][timing]") {
   // Run by scripts/time_answer.py beside the model answer's (TIME_FACTOR in the lesson's
-  // CMakeLists.txt): each thread's keys rise, so every key beats the whole list and the insertion
-  // moves all 63 pairs down, about 1,000 times a thread on some 33,000 threads (a couple of ms on
-  // the H100). Re-sorting the list after each key (some 2,000 compare-and-swaps instead of 63
-  // moves) takes many times as long. A sample of the threads is checked afterwards.
+  // CMakeLists.txt): each thread's keys rise by 64 a step, plus a random 0 to 4095, so each key
+  // beats the list's tail and lands at a random place among the pairs of the last 64 steps, about
+  // 1,000 times a thread on some 33,000 threads (a couple of ms on the H100). An insertion moves
+  // the pairs below it; re-sorting the list after each key (some 2,000 compare-and-swaps), or an
+  // answer that inserts properly only at the head, takes many times as long. A sample of the
+  // threads is checked afterwards.
   const std::uint64_t seed = course::test::seed();
   const int blocks = 256 + static_cast<int>(course::test::drawn(seed, 400) % 16);
   const int threads = 128;
@@ -147,14 +164,14 @@ TEST_CASE("timing: keys that each go to the head of a full list of 64", "[gpu][t
   const std::size_t n = (std::size_t{1} << 25) + course::test::drawn(seed, 401) % 4096;
   const int k = 64;
   std::vector<lesson06::Key> keys(n);
-  for (std::size_t i = 0; i < n; ++i) {  // step s of a thread: 64 s plus a little, rising
-    keys[i] = static_cast<lesson06::Key>((i / all) * 64 + course::test::drawn(seed, i) % 64);
+  for (std::size_t i = 0; i < n; ++i) {  // step s of a thread: 64 s plus 0 to 4095
+    keys[i] = static_cast<lesson06::Key>((i / all) * 64 + course::test::drawn(seed, i) % 4096);
   }
   const course::DeviceBuffer<lesson06::Key> d_keys(keys);
   course::DeviceBuffer<std::uint32_t> out_keys(all * k);
   course::DeviceBuffer<std::uint32_t> out_indices(all * k);
   course::test::report_time([&] {
-    grading06::pair_lists(d_keys.data(), n, k, blocks, threads, false, out_keys.data(),
+    grading06::pair_lists(d_keys.data(), n, k, blocks, threads, Order::forwards, out_keys.data(),
                           out_indices.data());
   });
   const std::vector<std::uint32_t> got_keys = out_keys.download();

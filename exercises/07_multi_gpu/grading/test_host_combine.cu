@@ -1,12 +1,12 @@
 // Grades exercise 1 of lesson 07: host_combine (host_combine.cuh). Each rank's counts are random
-// and large (sums pass 2^32), and they land late: each rank's stream is kept busy for a while
-// before its counts are copied in, so an answer that reads them before its rank's stream is done
-// reads the poison that was there. 1 to 4 ranks, spread over the GPUs (distinct ones where there
-// are enough: an answer that waits on one GPU only fails there). The technique is seen twice: the
-// answer check refuses peer copies, kernels and libraries by name, and the harness records every
-// cudaMemcpy and cudaMemcpyAsync the answer makes, with where each end lies, so a peer copy of
-// another kind (cudaMemcpyDefault) fails: every rank's counts must go to host memory, and no copy
-// may go from one GPU's memory to a GPU's.
+// and large (sums pass 2^32; half the bins pass a double's 53 bits), and they land late: each
+// rank's stream is kept busy for a while before its counts are copied in, so an answer that reads
+// them before its rank's stream is done reads the poison that was there. 1 to 4 ranks, spread over
+// the GPUs (distinct ones where there are enough: an answer that waits on one GPU only fails
+// there). The technique is seen twice: the answer check refuses peer copies, kernels and libraries
+// by name, and the harness records every cudaMemcpy and cudaMemcpyAsync the answer makes, with
+// where each end lies, so a peer copy of another kind (cudaMemcpyDefault) fails: every rank's
+// counts must go to host memory, and no copy may go from one GPU's memory to a GPU's.
 #include <string>
 #include <vector>
 
@@ -86,9 +86,12 @@ TEST_CASE("host_combine adds every rank's counts, in 64 bits, once they have lan
     std::vector<unsigned long long> expected(kBins, 0);
     for (int r = 0; r < g; ++r) {
       for (int b = 0; b < kBins; ++b) {
-        // Up to 2^34 each: the sums pass 2^32, and no two bins or ranks are alike.
-        const unsigned long long c =
-            course::random_u64(course::test::seed() + static_cast<std::uint64_t>(r), b) >> 30;
+        // Up to 2^34 each in the lower half of the bins: the sums pass 2^32, and no two bins or
+        // ranks are alike. Up to 2^61 and odd in the upper half (four ranks' sum stays below
+        // 2^63): more than a double's 53 bits hold exactly, so only 64-bit integers add them.
+        const std::uint64_t bits =
+            course::random_u64(course::test::seed() + static_cast<std::uint64_t>(r), b);
+        const unsigned long long c = b < kBins / 2 ? bits >> 30 : (bits >> 3) | 1u;
         counts[r].push_back(c);
         expected[b] += c;
       }

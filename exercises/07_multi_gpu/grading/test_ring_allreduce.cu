@@ -48,6 +48,17 @@ std::string ring_problem(const std::vector<grading07::Copy>& copies, int g, std:
       return "rank " + std::to_string(r) + " received more than 2 (G - 1) chunks";
     }
   }
+  // In each step the ranks together receive every chunk once, the whole vector: copies that
+  // carry less leave the data to move some other way.
+  std::size_t carried = 0;
+  for (const std::size_t floats : received)
+    carried += floats;
+  const std::size_t ring = 2 * static_cast<std::size_t>(g - 1) * n;
+  if (carried != ring) {
+    return "the copies carried " + std::to_string(carried) +
+           " floats in all, not 2 (G - 1) n = " + std::to_string(ring) +
+           ": in each step the ranks together receive the whole vector";
+  }
   return "";
 }
 
