@@ -6,7 +6,8 @@
 // the holder's write to the total may reach L2 after *serving moved on. The compiled-code check
 // only asks for "an acquire" and "a release" anywhere in the kernel, and one acq_rel atomic is
 // both; the H100 does not reorder these accesses in practice (no_ordering.cuh passed every run
-// there), so the tests should pass it. expect: compiled: lacks an acquire
+// there), so the tests should pass it.
+// expect: compiled: lacks an acquire
 #pragma once
 
 #include <cuda/atomic>

@@ -10,7 +10,7 @@
 // How a correct grader should catch it: counted lists that do not hold a plain pointer to the
 // keys where the answer can copy it out (the pointer kept scrambled, or the keys reached only
 // through the counting operator[]), so the walk's reads are counted.
-// expect: fails: the most keys one place read was
+// expect: rejected: uses memcpy
 #pragma once
 
 #include <cstring>

@@ -10,7 +10,8 @@
 // without peer access, the loads from another GPU's memory fault. How a correct grader should catch
 // it: check that each rank receives its 2(G - 1) chunks' worth of floats, not only 2(G - 1) copies
 // (a copy shorter than its chunk is wrong), which fails on one GPU too; on two GPUs it already
-// fails with an illegal address. expect: fails: FAILED:|cudaErrorIllegalAddress
+// fails with an illegal address.
+// expect: fails: FAILED:|cudaErrorIllegalAddress
 #pragma once
 
 #include <cstddef>
