@@ -8,8 +8,10 @@
 // inputs each run (the seed is printed).
 #include <algorithm>
 #include <random>
+#include <utility>
 #include <vector>
 
+#include "check.hpp"
 #include "device_memory.hpp"
 #include "reference.hpp"
 #include "stable_sift_harness.hpp"
@@ -94,6 +96,56 @@ TEST_CASE("all winners, all candidates, and none of either", "[gpu]") {
     check_sift(keys, 0, 0, "every key but the lowest a winner");
     check_sift(keys, 0xFFFFFFFFu, 0xFFFFFFFFu, "nothing above, almost nothing in");
   }
+}
+
+TEST_CASE("past 2^31 keys, the tiles far into the input are sifted too, in order", "[gpu]") {
+  // The output is 32-bit indices, so the sift must reach every key up to 2^32: a tile's start or
+  // an index kept in an int goes negative past 2^31 keys, and those tiles are lost or misplaced.
+  // Every key is 0 (neither a winner nor a candidate) but a few winners and candidates, placed on
+  // the device, some of them past 2^31; 8 GiB of GPU memory, and the check is left out (with a
+  // warning) on a GPU with less free.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n =
+      (std::size_t{1} << 31) + (std::size_t{1} << 20) + course::test::drawn(seed, 600) % 4096;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (free_bytes < n * sizeof(lesson06::Key) + (std::size_t{512} << 20)) {
+    WARN("past 2^31 keys: left out, the GPU has " << (free_bytes >> 20) << " MiB free");
+    return;
+  }
+  const lesson06::Key low = 10, high = 100;
+  const std::size_t past = std::size_t{1} << 31;
+  std::vector<std::pair<std::size_t, lesson06::Key>> placed = {
+      {past - 1 - course::test::drawn(seed, 601) % 5000, 1000},
+      {past + course::test::drawn(seed, 602) % 1000, 50},
+      {past + 1024 + course::test::drawn(seed, 603) % 100000, 1000},
+      {past + 200000 + course::test::drawn(seed, 604) % 100000, 50},
+      {n - 2, 1000},
+      {n - 1, 50}};
+  std::sort(placed.begin(), placed.end());
+  course::DeviceBuffer<lesson06::Key> d_keys(n);
+  d_keys.fill_bytes(0);
+  std::vector<std::uint32_t> winners, candidates;
+  for (const auto& [place, key] : placed) {
+    CUDA_CHECK(cudaMemcpy(d_keys.data() + place, &key, sizeof key, cudaMemcpyHostToDevice));
+    (key > high ? winners : candidates).push_back(static_cast<std::uint32_t>(place));
+  }
+  const std::size_t capacity = 64;
+  course::DeviceBuffer<std::uint32_t> d_winners(capacity);
+  course::DeviceBuffer<std::uint32_t> d_candidates(capacity);
+  const std::pair<std::size_t, std::size_t> totals = grading06::sift_on_device(
+      d_keys.data(), n, low, high, d_winners.data(), d_candidates.data(), capacity);
+  INFO("n = " << n << "; winners and candidates placed at indices up to " << n - 1);
+  REQUIRE(totals.first == winners.size());
+  REQUIRE(totals.second == candidates.size());
+  std::vector<std::uint32_t> got_winners = d_winners.download();
+  std::vector<std::uint32_t> got_candidates = d_candidates.download();
+  got_winners.resize(winners.size());
+  got_candidates.resize(candidates.size());
+  INFO("the winners' indices, in input order");
+  REQUIRE(course::test::mismatch(got_winners, winners) == "");
+  INFO("the candidates' indices, in input order");
+  REQUIRE(course::test::mismatch(got_candidates, candidates) == "");
 }
 
 TEST_CASE("timing: a sift of about 2^27 keys", "[gpu][timing]") {

@@ -1,6 +1,6 @@
 // A wrong answer to exercise 2 (lesson 07): the reduce-scatter alone. Each rank holds one chunk of
-// the sum and its own partial sums elsewhere.
-// expect: fails: elements differ
+// the sum and its own partial sums elsewhere; its copies carry half of a ring's.
+// expect: fails: elements differ|the copies carried
 #pragma once
 
 #include <cstddef>
