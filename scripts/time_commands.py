@@ -28,7 +28,8 @@ from progress import Progress
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMANDS = [
     ("build and run every lesson",
-     re.compile(r"Build and run every lesson at its default size:\n\n```\n(.*?)\n```", re.S)),
+     re.compile(r"Build and run every lesson at its default size:\n\n(?:<!--[^\n]*-->\n)*```\n"
+                r"(.*?)\n```", re.S)),
     ("build everything and run every test",
      re.compile(r"<!-- test-command -->\n```\n(.*?)\n```", re.S)),
 ]
