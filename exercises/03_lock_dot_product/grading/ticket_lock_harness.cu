@@ -4,10 +4,14 @@
 // kernel measures first come, first served by arrival: one block at a time comes to the lock, in
 // an order the tests draw, while the first holder keeps everyone else waiting.
 //
+// A third kernel has every thread of its blocks take the lock, the lanes of a warp together, as
+// any caller may: a lock that lets a warp's lanes in on one ticket is caught with two inside.
+//
 // The lock is made inside the kernels from the two counters' addresses, so none of the answer's
 // code runs in the harness's host code. Compiled for the compiled-code check (GRADING_SASS), the
 // locked sum keeps only the lock and the plain add: the probes' atomics are the harness's, not the
-// answer's.
+// answer's; and two kernels call lock() alone and unlock() alone, so that the check can ask for
+// each ordering where it belongs.
 #include "../../grading/harness.hpp"
 
 #include <cuda/atomic>
@@ -62,7 +66,34 @@ __global__ void locked_sum_kernel(const int* values, std::size_t n, unsigned* ne
   lock.unlock();
 }
 
+#ifdef GRADING_SASS
+// lock() alone: the wait for one's turn must end with an acquire here (an acquiring load of
+// *serving, or a fence after it), not on the ticket's fetch-and-add before the wait.
+__global__ void lock_only_kernel(unsigned* next, unsigned* serving) {
+  exercise03::TicketLock{next, serving}.lock();
+}
+
+// unlock() alone: the next turn must be given with a release here (a releasing store or atomic on
+// *serving, or a fence before it), not on the next lock()'s fetch-and-add.
+__global__ void unlock_only_kernel(unsigned* next, unsigned* serving) {
+  exercise03::TicketLock{next, serving}.unlock();
+}
+#endif
+
 #ifndef GRADING_SASS
+// Every thread takes the lock once, the lanes of a warp at the same time, and adds 1 to the plain
+// total inside: the probes as in locked_sum_kernel.
+__global__ void every_thread_kernel(unsigned* next, unsigned* serving, Probe probe) {
+  const exercise03::TicketLock lock{next, serving};
+  lock.lock();
+  if (atomicAdd(probe.inside, 1) != 0) atomicAdd(probe.overlaps, 1);
+  const unsigned place = atomicAdd(probe.entered, 1u);
+  if (Word(*serving).load(cuda::memory_order_relaxed) != place) atomicAdd(probe.out_of_turn, 1);
+  *probe.total += 1;  // a plain read and write: only the lock protects them
+  atomicSub(probe.inside, 1);
+  lock.unlock();
+}
+
 namespace {
 
 struct QueueProbe {
@@ -86,9 +117,9 @@ __device__ void wait_for_ticket_of(const QueueProbe& probe, int place, unsigned*
   }
 }
 
-__global__ void queue_kernel(const int* arrival, int waiters, unsigned* next, unsigned* serving,
-                             QueueProbe probe) {
-  if (threadIdx.x != 0) return;
+__global__ void queue_kernel(const int* arrival, int waiters, int caller, unsigned* next,
+                             unsigned* serving, QueueProbe probe) {
+  if (static_cast<int>(threadIdx.x) != caller) return;
   const int mine = arrival[blockIdx.x];
   if (mine > 0) wait_for_ticket_of(probe, mine - 1, next);
   cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(probe.marks[mine])
@@ -130,7 +161,33 @@ LockOutcome locked_sums(const int* d_values, std::size_t n, long long expected, 
   return outcome;
 }
 
-QueueOutcome queued_entries(const std::vector<int>& arrival) {
+LockOutcome every_thread_locks(int blocks, int threads) {
+  LockOutcome outcome;
+#ifndef GRADING_SASS
+  course::DeviceBuffer<unsigned> counters(2);  // next, serving
+  course::DeviceBuffer<int> probe_words(5);    // total, inside, overlaps, entered, out_of_turn
+  const Probe probe{probe_words.data(), probe_words.data() + 1, probe_words.data() + 2,
+                    reinterpret_cast<unsigned*>(probe_words.data() + 3), probe_words.data() + 4};
+  counters.fill_bytes(0);
+  probe_words.fill_bytes(0);
+  grading::watched([&] {
+    every_thread_kernel<<<blocks, threads>>>(counters.data(), counters.data() + 1, probe);
+  });
+  const std::vector<int> got = probe_words.download();
+  const std::vector<unsigned> lock_counters = counters.download();
+  const auto callers = static_cast<unsigned>(blocks) * static_cast<unsigned>(threads);
+  outcome.wrong_runs = static_cast<unsigned>(got[0]) != callers;
+  outcome.overlaps = got[2];
+  outcome.out_of_turn = got[4];
+  outcome.miscounted_runs = lock_counters[0] != callers || lock_counters[1] != callers;
+#else
+  (void)blocks;
+  (void)threads;
+#endif
+  return outcome;
+}
+
+QueueOutcome queued_entries(const std::vector<int>& arrival, int threads, int caller) {
   QueueOutcome outcome;
 #ifndef GRADING_SASS
   const int waiters = static_cast<int>(arrival.size());
@@ -144,11 +201,11 @@ QueueOutcome queued_entries(const std::vector<int>& arrival) {
   const QueueProbe probe{marks.data(), probe_words.data(), probe_words.data() + 1,
                          reinterpret_cast<unsigned*>(probe_words.data() + 2),
                          probe_words.data() + 3};
-  // One warp a block: only its thread 0 comes to the lock, and a few such blocks an SM are
-  // resident at once on every GPU the course supports.
+  // Only the block's thread `caller` comes to the lock; a few blocks an SM, of at most 256 threads,
+  // are resident at once on every GPU the course supports.
   grading::watched([&] {
-    queue_kernel<<<waiters, 32>>>(d_arrival.data(), waiters, counters.data(), counters.data() + 1,
-                                  probe);
+    queue_kernel<<<waiters, threads>>>(d_arrival.data(), waiters, caller, counters.data(),
+                                       counters.data() + 1, probe);
   });
   const std::vector<int> got = probe_words.download();
   const std::vector<unsigned> lock_counters = counters.download();
@@ -158,6 +215,8 @@ QueueOutcome queued_entries(const std::vector<int>& arrival) {
                        lock_counters[1] != static_cast<unsigned>(waiters);
 #else
   (void)arrival;
+  (void)threads;
+  (void)caller;
 #endif
   return outcome;
 }

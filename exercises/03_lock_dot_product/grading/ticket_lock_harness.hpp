@@ -19,17 +19,22 @@ struct LockOutcome {
 LockOutcome locked_sums(const int* d_values, std::size_t n, long long expected, int blocks,
                         int runs);
 
-// What one run of the queue saw. Block b (one thread of it) comes to the lock as the arrival[b]-th
-// (from 0), and only after the one before it has taken its ticket: it waits until that one has
-// said "now I call lock()" and `next` has moved on from what it was then. The first to enter holds
-// the lock until the last has taken its ticket, so every other waits in the queue. A first come,
-// first served lock lets them in in the order they came; every block is resident at once (the
-// tests keep arrival.size() to a few blocks per SM).
+// What `blocks` blocks of `threads` threads saw when every one of their threads takes the lock
+// once (so do the lanes of a warp, together), adds 1 to one plain int inside, and lets go: the
+// same counts as locked_sums', one run, the expected total being blocks * threads.
+LockOutcome every_thread_locks(int blocks, int threads);
+
+// What one run of the queue saw. Block b (its thread `caller`, of `threads`) comes to the lock as
+// the arrival[b]-th (from 0), and only after the one before it has taken its ticket: it waits until
+// that one has said "now I call lock()" and `next` has moved on from what it was then. The first to
+// enter holds the lock until the last has taken its ticket, so every other waits in the queue. A
+// first come, first served lock lets them in in the order they came; every block is resident at
+// once (the tests keep arrival.size() to a few blocks per SM, of at most 256 threads).
 struct QueueOutcome {
   int out_of_order = 0;     // holders that entered at another place in line than they came
   int overlaps = 0;         // times a thread entered while another was inside
   bool miscounted = false;  // next or serving did not end at the number of blocks
 };
-QueueOutcome queued_entries(const std::vector<int>& arrival);
+QueueOutcome queued_entries(const std::vector<int>& arrival, int threads, int caller);
 
 }  // namespace grading03

@@ -17,6 +17,9 @@ struct TableView {
   lesson04::Hash hash;
 };
 
+// Both refuse a table of more than 2^31 slots with std::invalid_argument: the exercise's tables
+// have at most that many (its statement says so).
+//
 // Erases the n keys at d_keys (device memory, distinct) with the student's erase.
 void erase_keys(const TableView& table, const std::uint32_t* d_keys, std::size_t n);
 

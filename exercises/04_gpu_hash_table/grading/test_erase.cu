@@ -3,7 +3,8 @@
 // never inserted (it must change nothing for them); then the student's find must give every
 // remaining key its value (its last index), and kNotFound for every erased and every absent key.
 // The slots are checked too: each erased key's slot a tombstone, every other slot as it was, no
-// slot made empty. Long probe runs, a run that wraps past the table's end, the sentinel key, and
+// slot made empty. Long probe runs (one longer than 2^17 slots, with keys at its end whose home is
+// its start), a run that wraps past the table's end, the sentinel key, and
 // tables with no empty slot at all, one of them past 65,536 slots (a search that never stops is
 // stopped by the watchdog). The sizes are drawn from the seed (printed; COURSE_TEST_SEED repeats
 // it).
@@ -47,14 +48,22 @@ std::vector<lesson04::Slot> slots_of(lesson04::OpenTable& table) {
 
 // Builds a table of `keys` with `slots` slots, erases a random half of its distinct keys with the
 // student's erase, together with a quarter as many keys that were never inserted, and checks the
-// slots and the student's find.
+// slots and the student's find. The last `later` keys (distinct from the others) are inserted by a
+// second launch, once the others are in place, with their index among those `later` as value: a
+// key of them whose home is taken goes to the end of the run there, however long.
 void check_erase(const std::vector<std::uint32_t>& keys, std::size_t slots, const std::string& what,
-                 lesson04::Hash hash = lesson04::Hash::mixed, std::uint64_t shuffle = 0) {
+                 lesson04::Hash hash = lesson04::Hash::mixed, std::uint64_t shuffle = 0,
+                 std::size_t later = 0) {
   const course::DeviceBuffer<std::uint32_t> d_keys(keys);
   lesson04::OpenTable table(slots, hash);
-  lesson04::insert_open(d_keys.data(), keys.size(), table, {});
+  const std::size_t first = keys.size() - later;
+  lesson04::insert_open(d_keys.data(), first, table, {});
+  if (later > 0) lesson04::insert_open(d_keys.data() + first, later, table, {});
   table.throw_if_full();
-  lesson04::Map map = lesson04::reference_map(keys);
+  lesson04::Map map =
+      lesson04::reference_map(std::vector<std::uint32_t>(keys.begin(), keys.begin() + first));
+  for (std::size_t j = 0; j < later; ++j)
+    map.insert_or_assign(keys[first + j], static_cast<std::uint32_t>(j));
 
   std::vector<std::uint32_t> distinct;
   for (const auto& entry : map)
@@ -155,6 +164,30 @@ TEST_CASE("long probe runs, and the sentinel key kept beside the slots", "[gpu]"
   for (std::size_t i = 0; i < wrapping.size(); ++i)
     wrapping[i] = static_cast<std::uint32_t>(i * slots + slots - 100);
   check_erase(wrapping, slots, "one run that wraps past the last slot", lesson04::Hash::book);
+  // A run longer than 2^17 slots, a probe limit of its own would stop short in: keys whose homes
+  // (key % capacity) are consecutive fill it, one at its home each, from a slot drawn from the
+  // seed, wrapping past the last slot if it comes to it; then a few keys whose home is the run's
+  // first slot go to its end, a probe of the whole run and more. Half of them are erased, the
+  // others must be found.
+  {
+    const std::size_t length = course::test::drawn_in(course::test::seed(), 4012, (1 << 17) + 4096,
+                                                      1 << 17, "slots in one long run");
+    // Four times the run's slots, a whole number of v5's windows: most of the table empty.
+    const auto window = static_cast<std::size_t>(lesson04::kMaxWindow);
+    const std::size_t capacity = (4 * length + window - 1) / window * window;
+    const std::size_t start = course::test::drawn(course::test::seed(), 4013) % capacity;
+    const std::size_t base = 1 + course::test::drawn(course::test::seed(), 4014) % 64;
+    const std::size_t enders = 4 + course::test::drawn(course::test::seed(), 4015) % 13;
+    std::vector<std::uint32_t> long_run;
+    for (std::size_t i = 0; i < length; ++i)  // home (start + i) % capacity, each its own
+      long_run.push_back(static_cast<std::uint32_t>(base * capacity + (start + i) % capacity));
+    for (std::size_t j = 0; j < enders; ++j)  // home start, placed after the whole run
+      long_run.push_back(static_cast<std::uint32_t>((base + 1 + j) * capacity + start));
+    check_erase(long_run, capacity,
+                "keys at the end of a run of " + std::to_string(length) +
+                    " slots (more than 2^17), a probe of the whole run",
+                lesson04::Hash::book, 5, enders);
+  }
   std::vector<std::uint32_t> keys =
       lesson04::make_keys(course::test::drawn_in(course::test::seed(), 4011, 9001, 2048, "keys"),
                           lesson04::Dist::random, course::test::seed());
