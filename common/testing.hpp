@@ -29,6 +29,10 @@
 #endif
 
 #ifdef __CUDACC__
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include "device_memory.hpp"
 #endif
 
@@ -186,6 +190,37 @@ class GuardedBuffer {
  private:
   std::size_t count_;
   DeviceBuffer<unsigned char> storage_;
+};
+
+// For a test case that needs much of the GPU's memory at once (tens of GiB): takes a lock that
+// every such test case of every test program takes (a file in /tmp), so that programs run side by
+// side (ctest -j, grade.py --jobs) do not count on the same free memory, then says whether `bytes`
+// are free. Declare it before the test case's buffers: it is released after they are freed.
+class LargeGpuMemory {
+ public:
+  explicit LargeGpuMemory(std::size_t bytes) {
+    fd_ = ::open("/tmp/course-large-gpu-memory.lock", O_CREAT | O_RDWR, 0666);
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+    std::size_t total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_, &total));
+    ok_ = free_ >= bytes;
+  }
+  ~LargeGpuMemory() {
+    if (fd_ >= 0) {
+      ::flock(fd_, LOCK_UN);
+      ::close(fd_);
+    }
+  }
+  LargeGpuMemory(const LargeGpuMemory&) = delete;
+  LargeGpuMemory& operator=(const LargeGpuMemory&) = delete;
+
+  bool ok() const { return ok_; }
+  std::size_t free_mib() const { return free_ >> 20; }
+
+ private:
+  int fd_ = -1;
+  std::size_t free_ = 0;
+  bool ok_ = false;
 };
 #endif
 

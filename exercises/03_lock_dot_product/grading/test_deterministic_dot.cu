@@ -142,13 +142,11 @@ void check_past(int bits, std::uint64_t stream, const char* what) {
   const std::size_t n =
       wrap + course::test::drawn_sizes(seed + stream, {}, {32, 256, grading03::kChunk},
                                        std::size_t{1} << 20, 1, what)[0];
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const std::size_t needed = 2 * n * sizeof(float) + (std::size_t{1} << 30);
-  if (free_bytes < needed) {
+  const course::test::LargeGpuMemory memory(needed);
+  if (!memory.ok()) {
     WARN("not run: needs " << needed / (1 << 20) << " MiB of GPU memory free, the GPU has "
-                           << free_bytes / (1 << 20));
+                           << memory.free_mib());
     return;
   }
   const GpuIntegers in(n, seed);

@@ -11,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "check.hpp"
 #include "device_memory.hpp"
 #include "reference.hpp"
 #include "stable_sift_harness.hpp"
@@ -107,10 +106,9 @@ TEST_CASE("past 2^31 keys, the tiles far into the input are sifted too, in order
   const std::uint64_t seed = course::test::seed();
   const std::size_t n =
       (std::size_t{1} << 31) + (std::size_t{1} << 20) + course::test::drawn(seed, 600) % 4096;
-  std::size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (free_bytes < n * sizeof(lesson06::Key) + (std::size_t{512} << 20)) {
-    WARN("past 2^31 keys: left out, the GPU has " << (free_bytes >> 20) << " MiB free");
+  const course::test::LargeGpuMemory memory(n * sizeof(lesson06::Key) + (std::size_t{512} << 20));
+  if (!memory.ok()) {
+    WARN("past 2^31 keys: left out, the GPU has " << memory.free_mib() << " MiB free");
     return;
   }
   const lesson06::Key low = 10, high = 100;
