@@ -2,6 +2,7 @@
 // the student's block_reduce, kernels that trace the steps of one block's reduction for every type,
 // and a kernel that calls it many times in a row.
 #include "../../grading/harness.hpp"
+#include "../../grading/shuffle_probe.cuh"  // before the student's file: its shuffles are counted
 
 #include <any_operator.cuh>  // the student's file
 
@@ -106,13 +107,16 @@ T highest() {
 }
 
 template <typename T, typename Op>
-std::vector<T> traced_results(int threads, T one, Op op, T identity, std::size_t* shared_bytes) {
+std::vector<T> traced_results(int threads, T one, Op op, T identity, ReduceTrace* trace) {
   course::DeviceBuffer<T> out(threads);
   out.fill_bytes(0xFF);
-  grading::watched([&] { kernels::trace_kernel<<<1, threads>>>(one, op, identity, out.data()); });
+  const grading::ShuffleCounts counts = grading::probe_shuffles(
+      threads, [&] { kernels::trace_kernel<<<1, threads>>>(one, op, identity, out.data()); });
+  trace->shuffles = counts.shuffles;
+  trace->stray_masks = counts.stray_masks;
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernels::trace_kernel<T, Op>));
-  *shared_bytes = attributes.sharedSizeBytes;
+  trace->shared_bytes = attributes.sharedSizeBytes;
   return out.download();
 }
 
@@ -153,13 +157,12 @@ const char* traced_name(Traced traced) {
 ReduceTrace trace_block_reduce(Traced traced, int threads) {
   ReduceTrace trace;
   if (traced == Traced::uint64) {
-    for (unsigned long long word :
-         traced_results(threads, 1ull, CountSteps64{}, 0ull, &trace.shared_bytes)) {
+    for (unsigned long long word : traced_results(threads, 1ull, CountSteps64{}, 0ull, &trace)) {
       trace.values.push_back(static_cast<unsigned>(word & 0xFFFFFFFFull));
       trace.steps.push_back(static_cast<unsigned>(word >> 32));
     }
   } else if (traced == Traced::int32) {
-    for (int word : traced_results(threads, 1, CountSteps32{}, 0, &trace.shared_bytes)) {
+    for (int word : traced_results(threads, 1, CountSteps32{}, 0, &trace)) {
       trace.values.push_back(static_cast<unsigned>(word) & 0xFFFFu);
       trace.steps.push_back((static_cast<unsigned>(word) >> 16) & 0x7FFFu);
     }
@@ -168,8 +171,7 @@ ReduceTrace trace_block_reduce(Traced traced, int threads) {
     const unsigned one_bits = kFloatBase | 1u;
     std::memcpy(&one, &one_bits, sizeof one);
     std::memcpy(&identity, &kFloatBase, sizeof identity);
-    for (float value :
-         traced_results(threads, one, CountStepsFloat{}, identity, &trace.shared_bytes)) {
+    for (float value : traced_results(threads, one, CountStepsFloat{}, identity, &trace)) {
       unsigned bits = 0;
       std::memcpy(&bits, &value, sizeof bits);
       trace.values.push_back(bits & 0x7FFu);

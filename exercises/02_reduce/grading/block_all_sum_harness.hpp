@@ -2,6 +2,8 @@
 // (block_all_sum_harness.cu).
 #pragma once
 
+#include <vector>
+
 namespace grading02 {
 
 // blocks x threads threads: thread t of block b calls the student's block_all_sum twice, with
@@ -13,6 +15,12 @@ void all_sums(const long long* d_values, int blocks, int threads, long long* d_f
               long long* d_second);
 void all_sums(const float* d_values, int blocks, int threads, float* d_first, float* d_second);
 void all_sums(const double* d_values, int blocks, int threads, double* d_first, double* d_second);
+
+// The same kernel on `type`, with every shuffle counted: how many each thread of the grid made in
+// its two calls.
+enum class SumType { int32, int64, float32, float64 };
+std::vector<unsigned> all_sums_shuffles(SumType type, int blocks, int threads);
+const char* sum_type_name(SumType type);
 
 // The timed kernel: repeated_sums_blocks() blocks of kRepeatThreads threads; thread i (of the
 // grid) calls block_all_sum kRepeatRounds times in a row, in round r with d_values[i] + (r & 7),

@@ -2,9 +2,10 @@
 // of threads per block, through the largest and the smallest element of ints, floats and 64-bit
 // unsigned ints, with extremes; and a traced reduction, on each of those types, checks the
 // technique: every thread gets a result that holds each thread's value once, through a tree of
-// shuffles (at most 5 steps in a warp and 5 over the warps), and every kernel that calls it has
-// shared memory for one value per warp and the result, no more. Inputs and block sizes come from
-// the run's seed (printed at the start; COURSE_TEST_SEED repeats it).
+// shuffles (at most 5 steps in a warp and 5 over the warps) that every warp makes, one cut short
+// by the block's end too, with masks that name only lanes that exist; and every kernel that calls
+// it has shared memory for one value per warp and the result, no more. Inputs and block sizes come
+// from the run's seed (printed at the start; COURSE_TEST_SEED repeats it).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -97,6 +98,46 @@ TEST_CASE("every thread's result holds each value once, through a tree of shuffl
              << " combining steps on its longest path (at most " << kMostSteps << ")");
         REQUIRE(trace.values[t] == static_cast<unsigned>(threads));
         REQUIRE(trace.steps[t] <= kMostSteps);
+      }
+    }
+  }
+}
+
+TEST_CASE("every warp shuffles, a warp cut short too, naming only the lanes that exist", "[gpu]") {
+  // The trace counts the steps, not where they are made: a warp cut short could combine its
+  // values in shared memory and pass it. So the shuffles are counted too, per thread: in a warp of
+  // k lanes (k >= 2), every lane shuffles, and one of them at least log2(k) times (rounded up), as
+  // a tree of shuffles over k lanes needs; and no shuffle's mask names a lane past the end of the
+  // block, or leaves out the lane that makes it. On every type the exercise names.
+  const std::vector<std::size_t> sizes = block_sizes(course::test::seed());
+  for (const grading02::Traced traced :
+       {grading02::Traced::int32, grading02::Traced::float32, grading02::Traced::uint64}) {
+    for (const std::size_t threads : sizes) {
+      const grading02::ReduceTrace trace =
+          grading02::trace_block_reduce(traced, static_cast<int>(threads));
+      for (std::size_t first = 0; first < threads; first += 32) {
+        const std::size_t lanes = std::min<std::size_t>(32, threads - first);
+        unsigned least = 0;
+        for (std::size_t k = 1; k < lanes; k *= 2)
+          ++least;
+        const unsigned most = *std::max_element(trace.shuffles.begin() + first,
+                                                trace.shuffles.begin() + first + lanes);
+        const unsigned fewest = *std::min_element(trace.shuffles.begin() + first,
+                                                  trace.shuffles.begin() + first + lanes);
+        INFO(grading02::traced_name(traced)
+             << ", " << threads << " threads per block: the warp of threads " << first << " to "
+             << first + lanes - 1 << " (" << lanes << " lanes) made " << fewest << " to " << most
+             << " shuffles a lane; a tree of shuffles over " << lanes << " lanes takes at least "
+             << least << " in one lane, and every lane takes part");
+        CHECK(most >= least);
+        CHECK((lanes == 1 || fewest > 0));
+      }
+      for (std::size_t t = 0; t < threads; ++t) {
+        INFO(grading02::traced_name(traced)
+             << ", " << threads << " threads per block: thread " << t << " made "
+             << trace.stray_masks[t] << " shuffles whose mask names a lane past the block's end "
+             << "or leaves out its own lane");
+        REQUIRE(trace.stray_masks[t] == 0);
       }
     }
   }

@@ -3,8 +3,9 @@
 // 64-bit ints must be exact (with values large enough that a float on the way loses bits), and
 // floats and doubles must be, bit for bit, the sum in the order the exercise fixes (a butterfly of
 // xor shuffles in each warp, then the same over the warps' sums), which a sum in any other order (a
-// loop, a tree in shared memory) almost never is. Inputs, block sizes and grids come from the
-// run's seed (printed at the start; COURSE_TEST_SEED repeats it).
+// loop, a tree in shared memory) almost never is; and every thread's shuffles are counted, so that
+// a second stage without a butterfly in every warp shows. Inputs, block sizes and grids come from
+// the run's seed (printed at the start; COURSE_TEST_SEED repeats it).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -143,6 +144,39 @@ TEST_CASE("float sums add up in the exercise's order, bit for bit, in every thre
     const std::size_t count = static_cast<std::size_t>(blocks) * threads;
     check_bits(spread<float>(count, seed + threads), blocks, threads, "floats");
     check_bits(spread<double>(count, seed + threads + 1), blocks, threads, "doubles");
+  }
+}
+
+TEST_CASE("every thread makes the shuffles of both butterflies, in every call", "[gpu]") {
+  // The bits above are those of the exercise's order however the second stage gets them: one warp
+  // that adds up the warps' sums and hands the block's sum to the others through shared memory,
+  // or every thread replaying the butterfly's additions in its own registers, gets the same bits.
+  // Neither is a butterfly in every warp: so every shuffle is counted, per thread. Each call, every
+  // thread makes five xor shuffles for its warp's sum and at least log2(warps) more for the
+  // block's (the exercise's five, offsets 16 to 1), and every thread of a block makes as many as
+  // the others: every warp adds up the warps' sums itself. On every type the exercise names.
+  const std::uint64_t seed = course::test::seed();
+  const int blocks = 2 + static_cast<int>(drawn(seed, 62) % 3);
+  for (const grading02::SumType type : {grading02::SumType::int32, grading02::SumType::int64,
+                                        grading02::SumType::float32, grading02::SumType::float64}) {
+    for (int threads : block_sizes(seed)) {
+      const int warps = threads / course::kWarpSize;
+      unsigned least = 5;
+      for (int w = 1; w < warps; w *= 2)
+        ++least;
+      least *= 2;  // two calls
+      const std::vector<unsigned> shuffles = grading02::all_sums_shuffles(type, blocks, threads);
+      for (std::size_t i = 0; i < shuffles.size(); ++i) {
+        const std::size_t b = i / threads;
+        INFO(grading02::sum_type_name(type)
+             << ", " << threads << " threads per block: thread " << i % threads << " of block " << b
+             << " made " << shuffles[i] << " shuffles in two calls, thread 0 of its block "
+             << shuffles[b * threads] << "; every thread makes five for its warp's sum and at "
+             << "least log2(" << warps << ") for the block's, " << least << " in two calls");
+        REQUIRE(shuffles[i] >= least);
+        REQUIRE(shuffles[i] == shuffles[b * threads]);
+      }
+    }
   }
 }
 

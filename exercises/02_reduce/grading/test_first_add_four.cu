@@ -1,8 +1,12 @@
 // Grades exercise 1 of lesson 02: first_add_kernel (first_add_four.cuh), for ints and floats, at
 // every size, past 2^31 and 2^32 elements included; and a trace of the additions checks the
 // technique: every block's sum holds each of its elements once, through four adds during the load
-// and a tree, not a loop. Inputs and sizes come from the run's seed (printed at the start;
-// COURSE_TEST_SEED repeats it).
+// and a tree, not a loop; and floats of very different sizes must add up to the tree's sum bit for
+// bit, for ints' and floats' kernels are not traced. Inputs and sizes come from the run's seed
+// (printed at the start; COURSE_TEST_SEED repeats it).
+#include <cmath>
+#include <cstring>
+#include <random>
 #include <vector>
 
 #include "first_add_four_harness.hpp"
@@ -44,6 +48,50 @@ void fill(course::DeviceBuffer<T>& x, std::uint64_t seed, lesson02::Dist dist) {
   fill_kernel<<<1024, 256>>>(x.data(), x.size(), seed, dist);
   CUDA_CHECK(cudaGetLastError());
   CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+// Floats of very different sizes, so that the order of the additions shows in the bits.
+std::vector<float> spread(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> mantissa(1, 2);
+  std::uniform_int_distribution<int> exponent(-20, 20);
+  std::vector<float> v(n);
+  for (float& x : v)
+    x = std::ldexp(mantissa(rng), exponent(rng)) * (rng() % 2 ? 1 : -1);
+  return v;
+}
+
+// The sum in the exercise's order, on the CPU, pass after pass as the harness runs them: in each
+// block, thread t adds its elements t, t + 256, t + 512, t + 768 (those before n) to 0, in that
+// order; then the sequential-addressing tree, cache[t] += cache[t + s] for s = 128, 64, ..., 1.
+float exercise_order_sum(std::vector<float> x) {
+  constexpr std::size_t kThreads = grading02::kPerBlock / 4;
+  do {
+    const std::size_t blocks = (x.size() + grading02::kPerBlock - 1) / grading02::kPerBlock;
+    std::vector<float> sums(blocks);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      std::vector<float> cache(kThreads);
+      for (std::size_t t = 0; t < kThreads; ++t) {
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < 4; ++j) {
+          const std::size_t i = b * grading02::kPerBlock + j * kThreads + t;
+          if (i < x.size()) sum += x[i];
+        }
+        cache[t] = sum;
+      }
+      for (std::size_t s = kThreads / 2; s > 0; s /= 2) {
+        for (std::size_t t = 0; t < s; ++t)
+          cache[t] += cache[t + s];
+      }
+      sums[b] = cache[0];
+    }
+    x = sums;
+  } while (x.size() > 1);
+  return x[0];
+}
+
+bool same_bits(float a, float b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
 }  // namespace
@@ -92,6 +140,31 @@ TEST_CASE("four adds during the load sum whole-number floats exactly", "[gpu]") 
     const auto x = lesson02::make_input<float>(n, lesson02::Dist::integers, seed + n);
     INFO("the sum of n = " << n << " floats");
     CHECK(static_cast<double>(student_sum(x)) == lesson02::reference_sum(x.data(), n));
+  }
+}
+
+TEST_CASE("float sums add up in the tree's order, bit for bit", "[gpu]") {
+  // The trace above sees the tree only on its own type; on ints and whole-number floats any order
+  // gives the same sum. Floats of very different sizes do not: every addition rounds, and the sum
+  // is the tree's bit for bit only if the additions were the tree's, in its order, for floats too.
+  // Only the first of each thread's four elements is not zero (x + 0 is x in any order, so the
+  // order of the four adds does not matter; the tree's does), and at most 256 blocks make the
+  // second pass one block whose sums are all first elements.
+  const std::uint64_t seed = course::test::seed();
+  const std::vector<std::size_t> sizes = course::test::drawn_sizes(
+      seed + 2, {1, 2, 255, 256, 1000, 1024, 1025, 5000}, {256, grading02::kPerBlock},
+      256 * grading02::kPerBlock, 4, "first_add_four float n");
+  for (std::size_t n : sizes) {
+    std::vector<float> x = spread(n, seed + n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i % grading02::kPerBlock >= grading02::kPerBlock / 4) x[i] = 0.0f;
+    }
+    const float got = student_sum(x);
+    const float expected = exercise_order_sum(x);
+    INFO("the sum of n = " << n << " floats of very different sizes: got " << got
+                           << ", the tree's order gives " << expected
+                           << ": the bits differ (a loop, or another order, adds up differently)");
+    CHECK(same_bits(got, expected));
   }
 }
 

@@ -28,4 +28,10 @@ struct NetworkRun {
 };
 NetworkRun bitonic_block_network(const std::vector<float>& in, unsigned salt);
 
+// The same in a launch of in.size() / size blocks, block b sorting in[b size, (b + 1) size) (size
+// a power of two up to 8192): only block `logged` is logged (and only its warps sleep), and `out`
+// is what it left.
+NetworkRun bitonic_blocks_network(const std::vector<float>& in, unsigned size, unsigned salt,
+                                  std::size_t logged);
+
 }  // namespace grading05

@@ -48,4 +48,24 @@ MergeCount merge_rounds_probed(float* d_data, std::size_t n) {
   return count;
 }
 
+RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first_run) {
+  course::DeviceBuffer<unsigned long long> counts(2);
+  counts.fill_bytes(0);
+  unsigned long long* comparisons = counts.data();
+  unsigned long long* same_run = counts.data() + 1;
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &comparisons, sizeof comparisons));
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_same_run, &same_run, sizeof same_run));
+  const std::size_t pairs = (n / kRun - first_run) / 2;
+  grading::watched([&] {
+    exercise05::merge_split_kernel<<<static_cast<unsigned>(pairs), exercise05::kMergeThreads>>>(
+        d_data, n, first_run * kRun);
+  });
+  comparisons = nullptr;
+  same_run = nullptr;
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &comparisons, sizeof comparisons));
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_same_run, &same_run, sizeof same_run));
+  const std::vector<unsigned long long> got = counts.download();
+  return {got[0], got[1]};
+}
+
 }  // namespace grading05

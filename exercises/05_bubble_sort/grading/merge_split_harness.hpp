@@ -20,4 +20,14 @@ struct MergeCount {
 };
 MergeCount merge_rounds_probed(float* d_data, std::size_t n);
 
+// One launch of the student's kernel on the n floats at d_data (a whole number of runs, each
+// sorted, every float's lowest bit that of its run's number, r % 2), merging the pairs of runs
+// that start at run `first_run` (0 or 1): how many comparisons it made, and how many of them set
+// two floats with the same lowest bit, two floats of one run, against each other.
+struct RunComparisons {
+  unsigned long long comparisons = 0;
+  unsigned long long same_run = 0;
+};
+RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first_run);
+
 }  // namespace grading05

@@ -5,6 +5,9 @@
 
 #include <phase_launches.cuh>  // the student's file
 
+#include <cstring>
+#include <sstream>
+
 #include "phase_launches_harness.hpp"
 
 static_assert(exercise05::kPhaseThreads == 256,
@@ -59,6 +62,42 @@ PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n) {
   result.strays = result.pair_calls[n];
   result.pair_calls.resize(n > 0 ? n - 1 : 0);
   return result;
+}
+
+std::size_t phases_for(std::size_t n) {
+  return exercise05::phases_for(n);
+}
+
+std::string phases_step_by_step(const std::vector<float>& in) {
+  const std::size_t n = in.size();
+  const std::size_t phases = exercise05::phases_for(n);
+  const std::size_t pairs = (n + 1) / 2;
+  const std::size_t blocks = (pairs + exercise05::kPhaseThreads - 1) / exercise05::kPhaseThreads;
+  course::DeviceBuffer<float> data(in);
+  std::vector<float> expected = in;
+  std::string verdict;
+  grading::watched([&] {
+    for (std::size_t phase = 0; phase < phases && verdict.empty(); ++phase) {
+      exercise05::
+          odd_even_phase_kernel<<<static_cast<unsigned>(blocks), exercise05::kPhaseThreads>>>(
+              data.data(), n, phase);
+      CUDA_CHECK(cudaGetLastError());
+      for (std::size_t i = phase % 2; i + 1 < n; i += 2)
+        lesson05::order_pair(expected[i], expected[i + 1]);
+      const std::vector<float> got = data.download();
+      for (std::size_t i = 0; i < n; ++i) {
+        if (std::memcmp(&got[i], &expected[i], sizeof(float)) != 0) {
+          std::ostringstream out;
+          out << "the launch of phase " << phase << " of " << phases << " left " << got[i]
+              << " at place " << i << ", where that phase of odd-even transposition leaves "
+              << expected[i];
+          verdict = out.str();
+          break;
+        }
+      }
+    }
+  });
+  return verdict;
 }
 
 }  // namespace grading05

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace grading05 {
@@ -24,5 +25,14 @@ struct PhaseCount {
   unsigned other_thread = 0;
 };
 PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n);
+
+// The student's phases_for(n).
+std::size_t phases_for(std::size_t n);
+
+// The sort of the n floats at `in` (host memory), launch by launch: after each launch the data are
+// copied back and set against one phase of odd-even transposition made on the CPU from what the
+// launch before left. Returns "" when every launch left exactly its phase's result, bit for bit;
+// otherwise the first launch that did not, and the first place it left wrong.
+std::string phases_step_by_step(const std::vector<float>& in);
 
 }  // namespace grading05

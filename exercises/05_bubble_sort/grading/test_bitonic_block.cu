@@ -5,11 +5,14 @@
 // from the seed: they must be exactly Batcher's network, pair for pair and in the direction of
 // each pair, whatever order the threads make them in within a step, and every step must end
 // before the next begins (some warps sleep before each compare-and-swap, so a warp that does not
-// wait runs ahead of them, and the log shows it). The [timing] case sorts thousands of blocks at
+// wait runs ahead of them, and the log shows it), in a launch of one block and in one block of
+// launches of many. The [timing] case sorts thousands of blocks at
 // once for scripts/time_answer.py. Fresh random inputs each run (the seed is printed).
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <sstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -93,6 +96,37 @@ void sort_block(const float* a, float* b, std::size_t m) {
   grading05::bitonic_block_sort(a, b, m);
 }
 
+// The logged run against Batcher's network on `size` places: every pair and direction, each
+// step's calls before the next step's, and the result sorted.
+void check_network(const grading05::NetworkRun& run, const std::vector<float>& in, unsigned size,
+                   const std::string& what) {
+  const std::vector<Step> steps = batchers_steps(size);
+  std::vector<Pair> got = run.calls;
+  std::sort(got.begin(), got.end());
+  std::vector<Pair> expected;
+  for (const Step& step : steps)
+    expected.insert(expected.end(), step.pairs.begin(), step.pairs.end());
+  std::sort(expected.begin(), expected.end());
+  std::vector<Pair> extra;
+  std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(),
+                      std::back_inserter(extra));
+  std::vector<Pair> lacking;
+  std::set_difference(expected.begin(), expected.end(), got.begin(), got.end(),
+                      std::back_inserter(lacking));
+  const std::size_t missing = lacking.size();
+  INFO(size << " places (" << what << "): " << got.size()
+            << " compare-and-swaps, Batcher's network has " << expected.size() << "; "
+            << extra.size() << " not in the network (" << (extra.empty() ? 0u : extra[0].first)
+            << " against " << (extra.empty() ? 0u : extra[0].second) << " first), " << missing
+            << " of the network's missing");
+  CHECK(extra.empty());
+  CHECK(missing == 0);
+  INFO("a barrier after every step: each step's compare-and-swaps all before the next step's");
+  CHECK(steps_in_order(run.calls, steps) == "");
+  INFO("what the network left, against std::sort");
+  CHECK(lesson05::sort_mismatch(run.out.data(), lesson05::reference_sort(in)) == "");
+}
+
 }  // namespace
 
 TEST_CASE("the bitonic block sort sorts every input, at every size up to a block's", "[gpu]") {
@@ -129,31 +163,33 @@ TEST_CASE("the compare-and-swaps are Batcher's network, pair for pair", "[gpu]")
     const std::vector<float> in = lesson05::make_input(size, dist, seed + size);
     const grading05::NetworkRun run = grading05::bitonic_block_network(
         in, static_cast<unsigned>(course::test::drawn(seed, 300 + size) % 3));
-    const std::vector<Step> steps = batchers_steps(size);
-    std::vector<Pair> got = run.calls;
-    std::sort(got.begin(), got.end());
-    std::vector<Pair> expected;
-    for (const Step& step : steps)
-      expected.insert(expected.end(), step.pairs.begin(), step.pairs.end());
-    std::sort(expected.begin(), expected.end());
-    std::vector<Pair> extra;
-    std::set_difference(got.begin(), got.end(), expected.begin(), expected.end(),
-                        std::back_inserter(extra));
-    std::vector<Pair> lacking;
-    std::set_difference(expected.begin(), expected.end(), got.begin(), got.end(),
-                        std::back_inserter(lacking));
-    const std::size_t missing = lacking.size();
-    INFO(size << " places (" << lesson05::dists().name(dist) << "): " << got.size()
-              << " compare-and-swaps, Batcher's network has " << expected.size() << "; "
-              << extra.size() << " not in the network (" << (extra.empty() ? 0u : extra[0].first)
-              << " against " << (extra.empty() ? 0u : extra[0].second) << " first), " << missing
-              << " of the network's missing");
-    CHECK(extra.empty());
-    CHECK(missing == 0);
-    INFO("a barrier after every step: each step's compare-and-swaps all before the next step's");
-    CHECK(steps_in_order(run.calls, steps) == "");
-    INFO("what the network left, against std::sort");
-    CHECK(lesson05::sort_mismatch(run.out.data(), lesson05::reference_sort(in)) == "");
+    check_network(run, in, size, lesson05::dists().name(dist));
+  }
+}
+
+TEST_CASE("every block of a launch of many makes Batcher's network", "[gpu]") {
+  // A network that knows it has the GPU to itself (one block) could make another network when it
+  // has not: so one block, drawn from the seed, of a launch of many is logged too, at a size
+  // drawn from the seed with a number of blocks drawn from the seed, and at 8192 places with as
+  // many blocks as the timed launch.
+  const std::uint64_t seed = course::test::seed();
+  const unsigned small = 4u << (course::test::drawn(seed, 800) % 11);  // 4 to 4096
+  const std::size_t timed_blocks = 8192 + course::test::drawn(seed, 400) % 512;
+  const std::pair<unsigned, std::size_t> launches[] = {
+      {small, 2 + course::test::drawn(seed, 801) % 1000},
+      {static_cast<unsigned>(grading05::kBitonicBlockMax), timed_blocks}};
+  for (std::size_t l = 0; l < 2; ++l) {
+    const unsigned size = launches[l].first;
+    const std::size_t blocks = launches[l].second;
+    const std::size_t logged = course::test::drawn(seed, 810 + l) % blocks;
+    const std::vector<float> in =
+        lesson05::make_input(blocks * size, lesson05::Dist::uniform, seed + 820 + l);
+    const grading05::NetworkRun run = grading05::bitonic_blocks_network(
+        in, size, static_cast<unsigned>(course::test::drawn(seed, 830 + l) % 3), logged);
+    const std::vector<float> block(in.begin() + logged * size, in.begin() + (logged + 1) * size);
+    std::ostringstream what;
+    what << "block " << logged << " of a launch of " << blocks;
+    check_network(run, block, size, what.str());
   }
 }
 

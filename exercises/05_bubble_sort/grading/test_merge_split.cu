@@ -3,9 +3,10 @@
 // bit, on every input of the lesson, at whole runs, at the edges of runs and of pairs of runs, and
 // at sizes drawn from the run's seed; and a count of the comparisons checks the technique: a merge
 // of two runs by ranks takes about 2 kRun log2(kRun) of them, a sort of the two runs hundreds of
-// times more. The [timing] case times the rounds for scripts/time_answer.py: a merge-split that
-// one thread walks, or that sorts the runs again with comparisons of its own, is slower. Fresh
-// random inputs each run (the seed is printed).
+// times more, and every comparison sets a float of one run against one of the other. The [timing]
+// case times the rounds for scripts/time_answer.py: a merge-split that one thread walks, or that
+// sorts the runs again with comparisons of its own, is slower. Fresh random inputs each run (the
+// seed is printed).
 #include <algorithm>
 #include <vector>
 
@@ -78,6 +79,37 @@ TEST_CASE("a merge-split compares O(kRun log kRun) times, not a sort's worth", "
     CHECK(count.comparisons <= most * count.merges);
     INFO("no comparison with before(): the floats must be compared in the course's order");
     CHECK(count.comparisons > 0);
+  }
+}
+
+TEST_CASE("a merge-split compares floats of one run only with floats of the other", "[gpu]") {
+  // Both runs are sorted already, so a merge never needs to compare two floats of one run: a
+  // float's rank in the merge is its place in its own run plus a count of the other run's floats.
+  // A sorting network over the two runs (a bitonic merge, say) compares floats that came from the
+  // same run, step after step. Every float of run r gets r's lowest bit as its own lowest bit
+  // (the runs sorted after that), so that the probe can tell the runs apart; one launch at each
+  // offset, on a number of runs drawn from the seed.
+  const std::uint64_t seed = course::test::seed();
+  for (std::size_t first_run = 0; first_run < 2; ++first_run) {
+    const std::size_t runs = 2 + first_run + 2 * (course::test::drawn(seed, 700 + first_run) % 20);
+    const std::size_t n = runs * grading05::kRun;
+    const lesson05::Dist dist = kDists[course::test::drawn(seed, 710 + first_run) % 7];
+    std::vector<float> in = lesson05::make_input(n, dist, seed + first_run);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint32_t bits =
+          (course::bits_of<float>(in[i]) & ~1u) | ((i / grading05::kRun) % 2);
+      in[i] = course::from_bits<float>(bits);
+    }
+    in = runs_sorted(in);
+    course::DeviceBuffer<float> data(in);
+    const grading05::RunComparisons count = grading05::merge_once_probed(data.data(), n, first_run);
+    INFO(lesson05::dists().name(dist)
+         << ", " << runs << " runs, merged from run " << first_run << ": " << count.same_run
+         << " of " << count.comparisons
+         << " comparisons set two floats of the same run against each other; a merge by ranks "
+            "compares a float only with floats of the other run");
+    CHECK(count.comparisons > 0);
+    CHECK(count.same_run == 0);
   }
 }
 

@@ -4,8 +4,9 @@
 // seed; and a count of the compare-and-swaps checks the technique: in P phases, every pair
 // (i, i + 1) is compared once in each phase of its parity, only in a launch of that phase, by the
 // thread the statement gives it (thread p, the pair at 2p + phase % 2), and no other two places
-// ever. The [timing] case times the whole sort for scripts/time_answer.py. Fresh random inputs
-// each run (the seed is printed).
+// ever; phases_for(n) is what odd-even transposition needs, and the sort is made launch by launch,
+// each launch's result against the same phase made on the CPU, bit for bit. The [timing] case times
+// the whole sort for scripts/time_answer.py. Fresh random inputs each run (the seed is printed).
 #include <algorithm>
 #include <vector>
 
@@ -83,6 +84,40 @@ TEST_CASE("each phase compares each pair of its parity once, and nothing else", 
     INFO(count.other_thread << " compare-and-swaps made by another thread than the pair's own "
                             << "(thread p of the grid takes the pair at 2p + phase % 2)");
     CHECK(count.other_thread == 0);
+  }
+}
+
+TEST_CASE("phases_for(n) is n, and each launch leaves exactly its phase's result", "[gpu]") {
+  // The count of the compare-and-swaps sees which pairs each launch compares, not what else it
+  // does: a launch may also write the data, or keep them in a __device__ array of its own. So the
+  // sort is made launch by launch here, each launch's result set against the same phase of
+  // odd-even transposition made on the CPU, bit for bit; and phases_for(n) must be what odd-even
+  // transposition needs: n phases for n >= 3 (a value moves one place a phase at most, and the
+  // worst inputs make one wait a phase before it first moves), for n = 2 one or two, for n = 1
+  // none or one. Fewer phases sort only if the launches sort some other way.
+  const std::uint64_t seed = course::test::seed();
+  std::vector<std::size_t> sizes = {1, 2, 3, 4, 33, 512, 513};
+  for (std::size_t n : course::test::at_edges(course::test::seed(), 500, {32, 512}, 4, 24000, 4))
+    sizes.push_back(n);
+  course::test::drawn_sizes(seed, sizes, {}, 0, 0, "phases_for n");
+  for (std::size_t n : sizes) {
+    const std::size_t phases = grading05::phases_for(n);
+    const std::size_t least = n >= 3 ? n : n - 1;
+    INFO("phases_for(" << n << ") is " << phases << "; odd-even transposition needs " << least
+                       << " phases to sort every input of " << n << " floats, and " << n
+                       << " are enough");
+    CHECK(phases >= least);
+    CHECK(phases <= n);
+  }
+  // Launch by launch, at sizes that keep the copies back cheap (a few thousand launches at most).
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    const std::size_t n = sizes[s];
+    if (n > 4096) continue;
+    const lesson05::Dist dist = kDists[course::test::drawn(seed, 600 + s) % 7];
+    const std::vector<float> in = lesson05::make_input(n, dist, seed + n);
+    INFO(lesson05::dists().name(dist)
+         << ", n = " << n << ": each launch is one phase of odd-even transposition");
+    CHECK(grading05::phases_step_by_step(in) == "");
   }
 }
 
