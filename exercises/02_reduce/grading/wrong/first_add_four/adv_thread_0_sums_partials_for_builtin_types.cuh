@@ -10,7 +10,7 @@
 // which the other resident blocks' loads hide, well inside 3 times the model answer's time.
 // A correct grader should trace with a type the answer cannot tell from a builtin one, or check
 // that the int kernel's compiled code keeps the tree's loop of barriers.
-// expect: fails: the tree's order gives
+// expect: fails: same_bits\(got, expected\)
 #pragma once
 
 #include <cstddef>
