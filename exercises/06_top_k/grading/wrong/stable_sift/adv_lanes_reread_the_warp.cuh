@@ -5,11 +5,9 @@
 // shared memory, behind the barrier the compiled-code rule asks for. No atomics; places, order and
 // counts are all right. The extra work is some 31 broadcast loads and 250 simple instructions a
 // warp, about 5 x 10^8 warp instructions at 2^27 keys, spread over every SM and hidden in part
-// behind the keys' read: estimated at 1.2 to 1.6 times the model answer's whole sift, inside the
-// bound of 3 (the grading/unseen/ answer that re-reads the whole tile does 8 times this work).
-// How a correct grader should catch it: a compiled-code rule that the scatter has a shuffle (or a
-// vote) for the scan within a warp, or a time bound at a size where the sift is not bound by the
-// keys' read; only the clock can see it now, and it is estimated to pass that.
+// behind the keys' read: estimated at 1.2 to 1.6 times the model answer's whole sift; on an H100 it
+// measured 2.98 times (docs/results/h100-80gb-hbm3/grade_adversarial_0995f68.txt), inside the
+// bound of 3 the exercise had then. The bound is now 2, and the clock catches it.
 // expect: slow
 #pragma once
 
