@@ -36,8 +36,9 @@ Options follow the kind, each after a semicolon:
                     counted from 1); "K: not run: WHY" leaves that line out
 
 With a --build-dir other than build/default (CI builds build/ci), "--preset default" reads
-"--preset NAME" and "build/default/" reads the build folder, so that the commands run against the
-build that is there. A file that a command names and creates in the repository (--csv out.csv) is
+"--preset NAME", "build/default/" reads the build folder, and another test preset of the default
+build ("--preset exercises") reads as its label filter ("-L exercise"), so that the commands run
+against the build that is there. A file that a command names and creates in the repository (--csv out.csv) is
 removed after it; any other new untracked file it leaves fails the line.
 
 `check` and `run` print one line per problem or command and exit 1 if any fails; `run --kind gpu`
@@ -255,11 +256,37 @@ def presets(root):
         return set()
 
 
+def test_preset_filters(root):
+    """{name: CLI filter}: each test preset of the default build but "default" itself (such as
+    "exercises"), with its label filter as ctest's -L and -LE options."""
+    try:
+        with open(os.path.join(root, "CMakePresets.json"), encoding="utf-8") as f:
+            tests = json.load(f).get("testPresets", [])
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for p in tests:
+        if p.get("hidden") or p.get("name") == "default" or p.get("configurePreset") != "default":
+            continue
+        labels = p.get("filter", {})
+        args = []
+        if "label" in labels.get("include", {}):
+            args += ["-L", labels["include"]["label"]]
+        if "label" in labels.get("exclude", {}):
+            args += ["-LE", labels["exclude"]["label"]]
+        out[p["name"]] = " ".join(shlex.quote(a) for a in args)
+    return out
+
+
 def for_build(root, command, build):
     """(command, error): the command as it reads against the build folder (see the docstring)."""
     rel = os.path.relpath(build, root)
     if rel == os.path.join("build", "default"):
         return command, ""
+    # A test preset of the default build (--preset exercises) would read build/default whatever
+    # --test-dir says: its label filter stands in for it.
+    for preset, filters in test_preset_filters(root).items():
+        command = re.sub(rf"--preset {re.escape(preset)}\b", filters, command)
     name = os.path.basename(rel)
     uses = re.search(r"--preset default\b", command) or "build/default/" in command
     if uses and (os.path.dirname(rel) != "build" or name not in presets(root)):
@@ -494,6 +521,10 @@ def selftest():
                         os.path.join(tmp, "build", "ci"))
         expect("--preset default and build/default/ against build/ci",
                got != ("cmake --build --preset ci && build/ci/bin/x", "") and [got], False)
+        got = for_build(ROOT, 'ctest --preset exercises -R "01 exercise 1"',
+                        os.path.join(ROOT, "build", "ci"))
+        expect("--preset exercises against build/ci",
+               got != ('ctest -L exercise -R "01 exercise 1"', "") and [got], False)
         expect("--preset default against a folder that is no preset's", for_build(
             tmp, "cmake --build --preset default", os.path.join(tmp, "elsewhere"))[1], True)
     print("doc_commands.py selftest: " + ("ok" if ok else "FAILED"))
