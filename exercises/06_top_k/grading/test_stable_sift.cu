@@ -57,6 +57,25 @@ void check_sift(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesso
   }
 }
 
+// What sift_on_device left: the totals it returned, and the indices in d_winners and
+// d_candidates, against the CPU's stable partition.
+void require_sifted_on_device(const std::pair<std::size_t, std::size_t>& totals,
+                              const course::DeviceBuffer<std::uint32_t>& d_winners,
+                              const course::DeviceBuffer<std::uint32_t>& d_candidates,
+                              const std::vector<std::uint32_t>& winners,
+                              const std::vector<std::uint32_t>& candidates) {
+  REQUIRE(totals.first == winners.size());
+  REQUIRE(totals.second == candidates.size());
+  std::vector<std::uint32_t> got_winners = d_winners.download();
+  std::vector<std::uint32_t> got_candidates = d_candidates.download();
+  got_winners.resize(winners.size());
+  got_candidates.resize(candidates.size());
+  INFO("the winners' indices, in input order");
+  REQUIRE(course::test::mismatch(got_winners, winners) == "");
+  INFO("the candidates' indices, in input order");
+  REQUIRE(course::test::mismatch(got_candidates, candidates) == "");
+}
+
 }  // namespace
 
 TEST_CASE("the sift keeps the input order, at every size", "[gpu]") {
@@ -134,16 +153,7 @@ TEST_CASE("past 2^31 keys, the tiles far into the input are sifted too, in order
   const std::pair<std::size_t, std::size_t> totals = grading06::sift_on_device(
       d_keys.data(), n, low, high, d_winners.data(), d_candidates.data(), capacity);
   INFO("n = " << n << "; winners and candidates placed at indices up to " << n - 1);
-  REQUIRE(totals.first == winners.size());
-  REQUIRE(totals.second == candidates.size());
-  std::vector<std::uint32_t> got_winners = d_winners.download();
-  std::vector<std::uint32_t> got_candidates = d_candidates.download();
-  got_winners.resize(winners.size());
-  got_candidates.resize(candidates.size());
-  INFO("the winners' indices, in input order");
-  REQUIRE(course::test::mismatch(got_winners, winners) == "");
-  INFO("the candidates' indices, in input order");
-  REQUIRE(course::test::mismatch(got_candidates, candidates) == "");
+  require_sifted_on_device(totals, d_winners, d_candidates, winners, candidates);
 }
 
 TEST_CASE("timing: a sift of about 2^27 keys", "[gpu][timing]") {
@@ -173,14 +183,5 @@ TEST_CASE("timing: a sift of about 2^27 keys", "[gpu][timing]") {
     totals = grading06::sift_on_device(d_keys.data(), n, low, high, d_winners.data(),
                                        d_candidates.data(), capacity);
   });
-  REQUIRE(totals.first == winners.size());
-  REQUIRE(totals.second == candidates.size());
-  std::vector<std::uint32_t> got_winners = d_winners.download();
-  std::vector<std::uint32_t> got_candidates = d_candidates.download();
-  got_winners.resize(winners.size());
-  got_candidates.resize(candidates.size());
-  INFO("the winners' indices, in input order");
-  REQUIRE(course::test::mismatch(got_winners, winners) == "");
-  INFO("the candidates' indices, in input order");
-  REQUIRE(course::test::mismatch(got_candidates, candidates) == "");
+  require_sifted_on_device(totals, d_winners, d_candidates, winners, candidates);
 }
