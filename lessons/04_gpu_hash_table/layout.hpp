@@ -1,6 +1,6 @@
 // Lesson 04's tables in memory: the entries of the chained tables, the slots of open addressing,
 // and the hashes that place a key. Plain C++17 for the CPU and the GPU, shared by reference.hpp,
-// kernels.cuh and the exercises (which are given the layout, not the kernels).
+// the kernels (kernels/) and the exercises (which are given the layout, not the kernels).
 #pragma once
 
 #include <cstdint>
