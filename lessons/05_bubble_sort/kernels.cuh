@@ -18,20 +18,23 @@
 //       doubling of the sorted runs, each cut into equal pieces by merge path
 //
 // Each version lives in kernels/, read in this order: settings.cuh, v0_v1_odd_even.cuh,
-// v2_v3_segments.cuh, v4_bitonic_block.cuh, v5_v8_bitonic_any_n.cuh, v9_merge_path.cuh, and
-// libraries.cuh. This file lists the versions for the program and the tests.
+// v2_v3_segments.cuh, v4_bitonic_block.cuh, v5_v8_bitonic_any_n.cuh, v9_merge_path.cuh and
+// v9_merge_sort.cuh, and libraries.cuh. This file lists the versions for the program and the
+// tests.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "kernels/libraries.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_v1_odd_even.cuh"
 #include "kernels/v2_v3_segments.cuh"
 #include "kernels/v4_bitonic_block.cuh"
 #include "kernels/v5_v8_bitonic_any_n.cuh"
 #include "kernels/v9_merge_path.cuh"
+#include "kernels/v9_merge_sort.cuh"
+
+#include "kernels/libraries.cuh"
 
 namespace lesson05 {
 

@@ -1,6 +1,7 @@
 // Lesson 05's order, for the CPU and the GPU: IEEE 754's totalOrder (reference.hpp says why), the
 // one compare-and-swap every version is made of, and the float that sorts last. Shared by
-// reference.hpp, kernels.cuh and the exercises (which are given the order, not the sorts).
+// reference.hpp, the kernels (kernels/) and the exercises (which are given the order, not the
+// sorts).
 #pragma once
 
 #include "bits.hpp"
