@@ -18,80 +18,28 @@
 //   CUB / Thrust  a full sort of (value, index) pairs, descending, then the first k
 //
 // Each version lives in kernels/, read in this order: settings.cuh, v0_seed.cuh, v1_v2_merge.cuh,
-// streaming.cuh (what v3 to v5 share), v3_radix_select.cuh, v4_warp_select.cuh,
-// v5_sampled_filter.cuh and libraries.cuh. Each owns its workspace; this file puts them together
-// and lists the versions for the program and the tests.
+// streaming.cuh (what v3 to v5 share), v3_choose_and_sift.cuh and v3_radix_select.cuh,
+// v4_warp_select.cuh, v5_sampled_filter.cuh, workspace.cuh (each version's workspace put together,
+// and each version run on it) and libraries.cuh. This file lists the versions for the program and
+// the tests.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "kernels/libraries.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_seed.cuh"
 #include "kernels/v1_v2_merge.cuh"
+#include "kernels/v3_choose_and_sift.cuh"
 #include "kernels/v3_radix_select.cuh"
 #include "kernels/v4_warp_select.cuh"
 #include "kernels/v5_sampled_filter.cuh"
+#include "kernels/workspace.cuh"
+
+#include "kernels/libraries.cuh"
 
 namespace lesson06 {
-
-// Every version's workspace, allocated once for a given n, k and launch, outside the timed runs.
-template <typename T>
-struct Workspace {
-  Workspace(std::size_t n, std::size_t k, const Launch& launch_)
-      : launch(launch_), merge(k, launch_), select(n, k) {}
-  Launch launch;
-  SeedLists<T> seed;    // v0 (grown by a launch with more blocks)
-  MergeLists<T> merge;  // v1, v2
-  SelectSpace select;   // v3, v5
-  WarpLists warp;       // v4
-};
-
-// Each version on the workspace: the signature the list below and the tests share.
-template <typename T>
-void top_k_v0(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*,
-              Workspace<T>& ws) {
-  top_k_v0(in, n, k, values, ws.seed, ws.launch);
-}
-
-template <typename T>
-void top_k_v1(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*,
-              Workspace<T>& ws) {
-  top_k_merge<T, false>(in, n, k, values, ws.merge, ws.launch);
-}
-
-template <typename T>
-void top_k_v2(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*,
-              Workspace<T>& ws) {
-  top_k_merge<T, true>(in, n, k, values, ws.merge, ws.launch);
-}
-
-template <typename T>
-void top_k_v3(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
-              Workspace<T>& ws) {
-  top_k_v3(in, n, k, values, indices, ws.select, ws.launch);
-}
-
-// v3 with its winners sorted as `how` says (the --k-sweep and the tests compare the two ways).
-template <typename T>
-void top_k_radix_select(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
-                        Workspace<T>& ws, SurvivorSort how) {
-  top_k_v3(in, n, k, values, indices, ws.select, ws.launch, how);
-}
-
-template <typename T>
-void top_k_v4(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
-              Workspace<T>& ws) {
-  top_k_v4(in, n, k, values, indices, ws.warp, ws.launch);
-}
-
-template <typename T>
-void top_k_v5(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
-              Workspace<T>& ws) {
-  top_k_v5(in, n, k, values, indices, ws.select, ws.launch);
-}
 
 template <typename T>
 struct Version {
