@@ -32,48 +32,11 @@ import subprocess
 import sys
 import time
 
-import results  # noqa: E402  (each lesson's lesson.json, read in one place)
-from gpus import gpu_names
-from progress import Progress
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
-
-
-
-def lesson_plans():
-    """Each lesson's runs and charts, from its folder's lesson.json:
-        {"name": "top-k",
-         "runs": [{"log": "lesson06_k10", "program": "lesson06", "args": "--k 10 --csv ...",
-                   "status": 1, "why": "...",     # status (default 0): the exit the run must give
-                   "gpus": 2}],                   # gpus (default 1): the GPUs the run needs
-         "charts": [{"file": "lesson06.png", "title": "...", "csvs": ["lesson06_k10.csv"]}]}
-    A run that writes a CSV says so with --csv; its log is the program's output. A chart whose
-    csvs start with "--curve" draws a time-against-size chart from a sweep's CSV, "--scaling" the
-    speed-up against the GPUs from runs on 1, 2, 4... GPUs (plot.py)."""
-    return {meta["number"]: meta for meta in results.lessons()}
-
-
-PLANS = lesson_plans()
-# (lesson, log file stem, program, arguments, the exit status it must give, the GPUs it needs)
-JOBS = [(lesson, r["log"], r["program"], r["args"], r.get("status", 0), r.get("gpus", 1))
-        for lesson, plan in PLANS.items() for r in plan["runs"]]
-# (lesson, file, title, the CSVs of its bars)
-CHARTS = [(lesson, c["file"], c["title"], c["csvs"])
-          for lesson, plan in PLANS.items() for c in plan.get("charts", [])]
-
-
-def gpu_name():
-    """The first GPU's name, or None without one."""
-    names = gpu_names()
-    return names[0] if names else None
-
-
-def gpu_folder():
-    """docs/results/<gpu> for the first GPU nvidia-smi lists, or None without one."""
-    name = gpu_name() or ""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower().replace("nvidia", "")).strip("-")
-    return os.path.join("docs", "results", slug) if slug else None
+from course import csvs, lessons
+from course.gpus import gpu_folder, gpu_names
+from course.paths import ROOT
+from course.progress import Progress
+from course.results import RESULTS_DIR
 
 
 def markdown_files():
@@ -83,9 +46,10 @@ def markdown_files():
     return files
 
 
-def run_job(bin_dir, out_dir, job, gpus):
-    lesson, stem, program, args, expected, needs = job
-    args = args.format(root=ROOT).split()
+def run_job(bin_dir, out_dir, run, gpus):
+    """Runs one lesson.json run (a lessons.Run); True when it gave the exit status it must."""
+    lesson, stem, program, expected, needs = run.lesson, run.log, run.program, run.status, run.gpus
+    args = run.args.format(root=ROOT).split()
     # A run for more GPUs than this machine has is left out, and its log stays as it was (lesson
     # 07's runs on 2 and 4 GPUs, on a machine with fewer).
     if needs > gpus:
@@ -122,17 +86,20 @@ def main(argv):
     parser.add_argument("--retarget", action="store_true",
                         help="point every write-up's results-dir at this GPU's folder")
     args = parser.parse_args(argv[1:])
-    lessons = [x for x in args.lessons.split(",") if x]
-    known = sorted({job[0] for job in JOBS})
-    if any(x not in known for x in lessons):
+    course_lessons = lessons.load()
+    every_run = [run for lesson in course_lessons for run in lesson.runs]
+    lessons_wanted = [x for x in args.lessons.split(",") if x]
+    known = sorted({run.lesson for run in every_run})
+    if any(x not in known for x in lessons_wanted):
         print(f"bench.py: error: --lessons takes {','.join(known)}, not {args.lessons}",
               file=sys.stderr)
         return 2
-    jobs = [job for job in JOBS if not lessons or job[0] in lessons]
+    jobs = [run for run in every_run if not lessons_wanted or run.lesson in lessons_wanted]
     if args.list:
-        for lesson, stem, program, job_args, _, needs in jobs:
-            on = f"  ({needs} GPUs)" if needs > 1 else ""
-            print(f"{lesson}  {stem + '.txt':<30} {program} {job_args.format(root=ROOT)}{on}")
+        for run in jobs:
+            on = f"  ({run.gpus} GPUs)" if run.gpus > 1 else ""
+            print(f"{run.lesson}  {run.log + '.txt':<30} {run.program} "
+                  f"{run.args.format(root=ROOT)}{on}")
         return 0
 
     folder = gpu_folder()
@@ -187,10 +154,11 @@ def main(argv):
     except ImportError:
         print("charts skipped: matplotlib is not installed (sudo apt install python3-matplotlib)")
         return 0 if ok else 1
-    for lesson, name, title, csvs in CHARTS:
-        if lessons and lesson not in lessons:
+    for chart in (chart for lesson in course_lessons for chart in lesson.charts):
+        if lessons_wanted and chart.lesson not in lessons_wanted:
             continue
-        files = [c if c.startswith("--") else os.path.join(out_dir, c) for c in csvs]
+        name, title = chart.file, chart.title
+        files = [c if c.startswith("--") else os.path.join(out_dir, c) for c in chart.csvs]
         if files[0] == "--busbw":
             # Only the GPU counts this machine (or an earlier one) ran.
             files = [f for f in files if f.startswith("--") or os.path.exists(f)]
@@ -201,7 +169,7 @@ def main(argv):
             # Runs on more GPUs than the machines lent so far are left out: the chart draws the
             # GPU counts there are, two or more.
             files = [f for f in files if f.startswith("--") or os.path.exists(f)]
-            counts = {results.read_csv(f)[0]["gpus"] for f in files[1:]}
+            counts = {csvs.read_csv(f)[0]["gpus"] for f in files[1:]}
             if len(counts) < 2:
                 print(f"  {name}: skipped, it needs runs on two GPU counts or more")
                 continue

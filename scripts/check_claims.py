@@ -32,7 +32,7 @@ import re
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from course.paths import ROOT
 CLAIMS_DIR = "docs/claims"
 LESSONS = ["01", "02", "03", "04", "05", "06", "07"]
 EXEMPT = {"docs/glossary.md"}  # its Chinese is terms, not quotations

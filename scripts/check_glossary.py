@@ -12,9 +12,9 @@ import os
 import re
 import sys
 
-import results  # each lesson's lesson.json, read in one place
+from course import lessons as course_lessons
+from course.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROW = re.compile(r"^\| (?!term \|)(?!---)(.*)\|\s*$", re.M)
 LINK = re.compile(r"^\[(\d\d)\]\(\.\./(lessons/(\d\d)_[^/)]+/README\.md)\)$")
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -84,7 +84,7 @@ def read_writeup(path):
 
 
 def check():
-    lessons = {meta["number"]: meta.get("terms", []) for meta in results.lessons()}
+    lessons = {lesson.number: list(lesson.terms) for lesson in course_lessons.load()}
     found = problems(read("docs/glossary.md") or "", lessons, read_writeup)
     for p in found:
         print(f"docs/glossary.md: {p}")

@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from course.paths import ROOT
 WORD_BUDGET = 2500
 PARTS = (("README.md", "part A"), ("part_b.md", "part B"))
 

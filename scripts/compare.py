@@ -24,23 +24,12 @@ import subprocess
 import sys
 import tempfile
 
-import results
-from gpus import gpus
-from progress import Progress
+from course import csvs, lessons as course_lessons
+from course.gpus import gpus
+from course.paths import ROOT
+from course.progress import Progress
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMITTED = os.path.join(ROOT, "docs", "results", "h100-80gb-hbm3")
-
-
-def the_run(meta):
-    """(csv name, program, arguments) of the run a lesson compares."""
-    csv_name = meta.get("compare", meta["glance"].split("+")[0])
-    for run in meta["runs"]:
-        args = run["args"].split()
-        if "--csv" in args and args[args.index("--csv") + 1] == csv_name:
-            return csv_name, run["program"], args
-    raise SystemExit(f"compare.py: error: lesson {meta['number']}'s lesson.json runs nothing "
-                     f"that writes {csv_name}")
 
 
 def number(text):
@@ -157,7 +146,7 @@ def selftest():
 def main(argv):
     if argv[1:] == ["selftest"]:
         return selftest()
-    lessons = {meta["number"]: meta for meta in results.lessons()}
+    lessons = course_lessons.by_number(course_lessons.load())
     parser = argparse.ArgumentParser(description="Your GPU's table beside the course's.")
     parser.add_argument("lesson", help="the lesson's number: " + ", ".join(sorted(lessons)))
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "default"))
@@ -168,13 +157,14 @@ def main(argv):
         print(f"compare.py: error: no lesson {args.lesson!r}; the lessons are "
               f"{', '.join(sorted(lessons))}", file=sys.stderr)
         return 2
-    csv_name, program, run_args = the_run(lessons[args.lesson])
-    theirs = results.read_csv(os.path.join(args.course, csv_name))
+    csv_name, program, run_args = lessons[args.lesson].compared_run()
+    # Relative paths are the repository root's.
+    theirs = csvs.read_csv(os.path.join(ROOT, args.course, csv_name))
     if args.mine:
         if not os.path.exists(args.mine):
             print(f"compare.py: error: --mine: no file {args.mine}", file=sys.stderr)
             return 2
-        mine, status = results.read_csv(args.mine), 0
+        mine, status = csvs.read_csv(os.path.join(ROOT, args.mine)), 0
     else:
         # Said at the start: the lesson would otherwise run its CPU part before it found out.
         names, why = gpus()
@@ -191,7 +181,7 @@ def main(argv):
             print(f"compare.py: error: {program} exited {status} and wrote no CSV; see {log}",
                   file=sys.stderr)
             return 1
-        mine = results.read_csv(os.path.join(folder, csv_name))
+        mine = csvs.read_csv(os.path.join(folder, csv_name))
     print("\n".join(comparison(theirs, mine)))
     if status != 0:
         print(f"\nyour run FAILED a check (exit {status}): see {log}")

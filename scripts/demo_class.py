@@ -30,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import grade  # noqa: E402  (the list of exercises)
 
-ROOT = grade.ROOT
+from course.paths import ROOT  # noqa: E402
 SPIN = "  for (;;)\n    __nanosleep(1000);  // never ends\n"
 HOST_SPIN = "  for (volatile unsigned spin = 0;; spin = spin + 1) {\n  }  // never ends\n"
 

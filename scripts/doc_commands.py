@@ -59,9 +59,8 @@ import sys
 import tempfile
 import time
 
-from gpus import gpus
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from course.gpus import gpus
+from course.paths import ROOT
 FILES = ["README.md", "docs/setup.md", "docs/students.md", "docs/instructors.md"]
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 COMMENT = re.compile(r"^\s*<!--(.*?)-->\s*$")

@@ -33,7 +33,7 @@ with a barrier) are shaded in turn and numbered below.
 import os
 import sys
 
-from svg import Svg, update_or_check
+from course.svg import Svg, update_or_check
 
 
 def odd_even_rounds(n):

@@ -44,10 +44,10 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from gpus import gpus
-from progress import Progress
+from course.gpus import gpus
+from course.paths import ROOT
+from course.progress import Progress
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POINTS = 10
 EXERCISE = re.compile(r"course_add_exercise\(\s*(\d\d)_\w+\s+(\d+)\s+(\w+)([^)]*)\)")
 TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"([^"]*)"')

@@ -25,7 +25,7 @@ import tempfile
 import threading
 import time
 
-from gpus import gpu_names
+from course.gpus import gpu_names
 
 
 def free_port():

@@ -25,6 +25,8 @@ Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
 import csv
 import sys
 
+from course.csvs import label, speedups  # as the generated tables name and scale runs
+
 plt = None  # matplotlib.pyplot, imported when a chart is drawn (--help needs none)
 
 
@@ -41,8 +43,6 @@ def need_matplotlib():
         sys.exit("plot.py: error: matplotlib is not installed "
                  "(Debian/Ubuntu: sudo apt install python3-matplotlib)")
     plt = pyplot
-
-from results import label, speedups  # noqa: E402  (as the generated tables name and scale runs)
 
 
 def read(path):

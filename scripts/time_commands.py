@@ -22,10 +22,10 @@ import sys
 import tempfile
 import time
 
-import bench
-from progress import Progress
+from course.gpus import gpu_folder, gpu_name
+from course.paths import ROOT
+from course.progress import Progress
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMANDS = [
     ("build and run every lesson",
      re.compile(r"Build and run every lesson at its default size:\n\n(?:<!--[^\n]*-->\n)*```\n"
@@ -51,10 +51,10 @@ def readme_commands():
 def machine():
     """(the results folder, a line naming the machine)."""
     cores = os.cpu_count() or 1
-    folder = bench.gpu_folder()
+    folder = gpu_folder()
     if folder is None:
         return os.path.join("docs", "results", f"no-gpu-{cores}-cores"), f"no GPU, {cores} CPU cores"
-    return folder, f"{bench.gpu_name()}, {cores} CPU cores"
+    return folder, f"{gpu_name()}, {cores} CPU cores"
 
 
 def clean_checkout():

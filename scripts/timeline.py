@@ -25,7 +25,8 @@ import os
 import re
 import sys
 
-from svg import ROOT, Svg, update_or_check
+from course.paths import ROOT
+from course.svg import Svg, update_or_check
 
 RESULTS = os.path.join("docs", "results", "h100-80gb-hbm3")
 RESULTS07 = os.path.join("docs", "results", "h200")  # lesson 07's runs on several GPUs

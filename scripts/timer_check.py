@@ -25,10 +25,9 @@ import os
 import subprocess
 import sys
 
-import results
-from compare import the_run
+from course import csvs, lessons as course_lessons
+from course.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KEEP = {"--n", "--dist", "--type", "--k", "--reps", "--seed"}  # what sets the input and the size
 TOLERANCE = 0.05
 
@@ -92,8 +91,8 @@ def table(lesson_rows):
 
 def run_lesson(meta, bin_dir, out):
     """Runs lessonNN and lessonNN_nvbench; returns their exit statuses."""
-    number = meta["number"]
-    _, program, args = the_run(meta)
+    number = meta.number
+    _, program, args = meta.compared_run()
     args = sized_args(args)
     statuses = []
     for name, extra in ((program, []),
@@ -112,9 +111,10 @@ def run_lesson(meta, bin_dir, out):
 
 
 def lesson_rows(meta, out):
-    program = the_run(meta)[1]
-    course = results.read_csv(os.path.join(out, f"{program}.csv"))
-    nvbench = results.read_csv(os.path.join(out, f"{program}_nvbench.csv"))
+    program = meta.compared_run()[1]
+    # Relative paths are the repository root's, as in compare.py.
+    course = csvs.read_csv(os.path.join(ROOT, out, f"{program}.csv"))
+    nvbench = csvs.read_csv(os.path.join(ROOT, out, f"{program}_nvbench.csv"))
     noise = noise_by_version(os.path.join(out, f"{program}_nvbench.json"))
     return verdicts(course, nvbench, noise)
 
@@ -150,10 +150,10 @@ def main(argv):
     a = parser.parse_args(argv[1:])
     if bool(a.out) == bool(a.table):
         parser.error("give one of --out (run) and --table (read a run's files)")
-    lessons = results.lessons()
+    lessons = course_lessons.load()
     if a.lessons:
         wanted = a.lessons.split(",")
-        lessons = [m for m in lessons if m["number"] in wanted]
+        lessons = [m for m in lessons if m.number in wanted]
         if len(lessons) != len(wanted):
             parser.error(f"--lessons: no such lesson among {a.lessons}")
     folder = a.out or a.table
@@ -166,7 +166,7 @@ def main(argv):
                 print("timer_check.py: no usable GPU: nothing to compare")
                 return 77
             failed |= any(s != 0 for s in statuses)
-    rows = [(m["number"], lesson_rows(m, folder)) for m in lessons]
+    rows = [(m.number, lesson_rows(m, folder)) for m in lessons]
     text = table(rows)
     print(text)
     if a.out:
