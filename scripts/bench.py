@@ -27,7 +27,6 @@ Exit status: 0 when every job ran and passed its checks, 1 otherwise, 2 for bad 
 import argparse
 import glob
 import os
-import re
 import subprocess
 import sys
 import time
