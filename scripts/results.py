@@ -4,6 +4,9 @@ lesson programs wrote, so that no figure in a write-up is typed by hand.
 
     python3 scripts/results.py update lessons/01_atomics_histogram/README.md ...
     python3 scripts/results.py check  lessons/01_atomics_histogram/README.md ...
+    python3 scripts/results.py check  --all   (every file that may hold generated parts:
+                                               README.md, docs/*.md, lessons/*/*.md,
+                                               solutions/*/ANSWERS.md)
     python3 scripts/results.py selftest   (proves that check catches a hand edit)
 
 `check` changes nothing and exits 1 if a file differs from what its sources give (a hand edit,
@@ -69,7 +72,8 @@ def main(argv):
         print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
         print("(--help for the markers and what check checks)", file=sys.stderr)
         return 2
-    return results.update_or_check(argv[1], argv[2:], lessons.load())
+    paths = results.markdown_files() if argv[2:] == ["--all"] else argv[2:]
+    return results.update_or_check(argv[1], paths, lessons.load())
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ lessons (lessons.load()) and the folder its markers' bare names read from. Only 
 standard library is used, so `check` runs wherever the tests do.
 """
 
+import glob
 import os
 import re
 import sys
@@ -37,6 +38,18 @@ SOURCE_FIGURES = {
 
 
 RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
+
+# The Markdown files that may hold generated parts, relative to the repository: bench.py
+# regenerates them all, and the cpu test (results.py check --all) checks them all.
+MARKDOWN = ("README.md", "docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.md")
+
+
+def markdown_files():
+    """Every file of MARKDOWN there is, absolute: README.md first, then each pattern's, sorted."""
+    files = [os.path.join(ROOT, "README.md")]
+    for pattern in MARKDOWN[1:]:
+        files += sorted(glob.glob(os.path.join(ROOT, pattern)))
+    return files
 
 
 @dataclass(frozen=True)
