@@ -9,6 +9,26 @@ their arguments and call it.
     progress  one line of progress on a terminal, for the long steps
     gpus      the machine's GPUs, as nvidia-smi lists them, and their results folder
 
+and one module for what each command-line script does (the script's name where it differs):
+
+    bench         the lessons' benchmarks run, then the write-ups and charts regenerated
+    grading       grade.py: students' exercises built and tested, the gradebook
+    demo_class    a class of five students to try grading on
+    time_answer   an answer's time against the model answer's
+    compiled      check_compiled.py: the instructions an answer's PTX must and must not hold
+    doc_commands  the README's and guides' fenced blocks, checked and run
+    draw          the pictures of the algorithms
+    timeline      the nsys timelines and lesson 07's run summaries
+    compare       your GPU's table beside the course's
+    timer_check   the course's timer against NVBench
+    time_commands the README's two commands timed in a fresh copy
+    launch_ranks  one process per GPU, for lesson 07's ranks
+    plot          the lessons' charts (matplotlib, imported when a chart is drawn)
+    topk_torch    torch.topk timed as lesson06 times its versions
+    claims        check_claims.py: docs/claims/ and the quotations
+    glossary      check_glossary.py: docs/glossary.md against the lessons' terms
+    writeups      check_writeups.py: each write-up's parts, word budget and questions
+
 Importing a module does nothing else: no file is read, no program is run, until a function is
 called (scripts/check_package.py holds that line).
 """
