@@ -29,15 +29,11 @@ Only the Python standard library is used, and nothing outside the repository is 
 import sys
 
 from course import claims
+from course.cli import check_main
 
 
 def main(argv):
-    if argv[1:] == ["selftest"]:
-        return claims.selftest()
-    if argv[1:]:
-        print(__doc__)
-        return 0 if argv[1:] in (["--help"], ["-h"]) else 2
-    return claims.check()
+    return check_main(argv, __doc__, claims.check, claims.selftest)
 
 
 if __name__ == "__main__":

@@ -11,15 +11,11 @@ in that write-up (any case), so that the glossary names what the lessons actuall
 import sys
 
 from course import glossary
+from course.cli import check_main
 
 
 def main(argv):
-    if argv[1:] == ["selftest"]:
-        return glossary.selftest()
-    if argv[1:]:
-        print(__doc__)
-        return 0 if argv[1:] in (["--help"], ["-h"]) else 2
-    return glossary.check()
+    return check_main(argv, __doc__, glossary.check, glossary.selftest)
 
 
 if __name__ == "__main__":

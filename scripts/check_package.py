@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 
+from course.cli import check_main
 from course.paths import ROOT
 
 # Run in a fresh interpreter: imports one module with an audit hook that refuses what an import
@@ -152,10 +153,9 @@ def selftest():
     return 1 if problems else 0
 
 
+def main(argv):
+    return check_main(argv, __doc__, lambda: check(ROOT), selftest)
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] == ["selftest"]:
-        sys.exit(selftest())
-    if sys.argv[1:]:
-        print(__doc__)
-        sys.exit(0 if sys.argv[1:] in (["--help"], ["-h"]) else 2)
-    sys.exit(check(ROOT))
+    sys.exit(main(sys.argv))

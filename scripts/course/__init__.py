@@ -8,6 +8,7 @@ their arguments and call it.
     svg       the SVG pictures of draw.py and timeline.py, and their update/check command
     progress  one line of progress on a terminal, for the long steps
     gpus      the machine's GPUs, as nvidia-smi lists them, and their results folder
+    cli       the main() of the check scripts: the check, its selftest, or the help
 
 and one module for what each command-line script does (the script's name where it differs):
 
