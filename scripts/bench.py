@@ -25,87 +25,11 @@ Exit status: 0 when every job ran and passed its checks, 1 otherwise, 2 for bad 
 """
 
 import argparse
-import glob
 import os
-import re
-import subprocess
 import sys
-import time
 
-import results  # noqa: E402  (each lesson's lesson.json, read in one place)
-from gpus import gpu_names
-from progress import Progress
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
-
-
-
-def lesson_plans():
-    """Each lesson's runs and charts, from its folder's lesson.json:
-        {"name": "top-k",
-         "runs": [{"log": "lesson06_k10", "program": "lesson06", "args": "--k 10 --csv ...",
-                   "status": 1, "why": "...",     # status (default 0): the exit the run must give
-                   "gpus": 2}],                   # gpus (default 1): the GPUs the run needs
-         "charts": [{"file": "lesson06.png", "title": "...", "csvs": ["lesson06_k10.csv"]}]}
-    A run that writes a CSV says so with --csv; its log is the program's output. A chart whose
-    csvs start with "--curve" draws a time-against-size chart from a sweep's CSV, "--scaling" the
-    speed-up against the GPUs from runs on 1, 2, 4... GPUs (plot.py)."""
-    return {meta["number"]: meta for meta in results.lessons()}
-
-
-PLANS = lesson_plans()
-# (lesson, log file stem, program, arguments, the exit status it must give, the GPUs it needs)
-JOBS = [(lesson, r["log"], r["program"], r["args"], r.get("status", 0), r.get("gpus", 1))
-        for lesson, plan in PLANS.items() for r in plan["runs"]]
-# (lesson, file, title, the CSVs of its bars)
-CHARTS = [(lesson, c["file"], c["title"], c["csvs"])
-          for lesson, plan in PLANS.items() for c in plan.get("charts", [])]
-
-
-def gpu_name():
-    """The first GPU's name, or None without one."""
-    names = gpu_names()
-    return names[0] if names else None
-
-
-def gpu_folder():
-    """docs/results/<gpu> for the first GPU nvidia-smi lists, or None without one."""
-    name = gpu_name() or ""
-    slug = re.sub(r"[^a-z0-9]+", "-", name.lower().replace("nvidia", "")).strip("-")
-    return os.path.join("docs", "results", slug) if slug else None
-
-
-def markdown_files():
-    files = [os.path.join(ROOT, "README.md")]
-    for pattern in ("docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.md"):
-        files += sorted(glob.glob(os.path.join(ROOT, pattern)))
-    return files
-
-
-def run_job(bin_dir, out_dir, job, gpus):
-    lesson, stem, program, args, expected, needs = job
-    args = args.format(root=ROOT).split()
-    # A run for more GPUs than this machine has is left out, and its log stays as it was (lesson
-    # 07's runs on 2 and 4 GPUs, on a machine with fewer).
-    if needs > gpus:
-        print(f"  {lesson} {stem:<26} skipped: needs {needs} GPUs, this machine has {gpus}",
-              flush=True)
-        return True
-    path = program if program == "python3" else os.path.join(bin_dir, program)
-    log = os.path.join(out_dir, stem + ".txt")
-    started = time.time()
-    with open(log + ".part", "w") as f, Progress(f"{lesson} {stem}"):
-        status = subprocess.run([path] + args, cwd=out_dir, stdout=f, stderr=subprocess.STDOUT).returncode
-    print(f"  {lesson} {stem:<26} exit {status:>3}  {time.time() - started:7.1f} s  "
-          f"({program} {' '.join(args)})", flush=True)
-    # 77: no GPU, or (topk_torch.py) no PyTorch: nothing was measured, and the log it may already
-    # have stays as it was.
-    if status == 77:
-        os.remove(log + ".part")
-        return True
-    os.replace(log + ".part", log)
-    return status == expected
+from course import bench
+from course.paths import ROOT
 
 
 def main(argv):
@@ -122,99 +46,8 @@ def main(argv):
     parser.add_argument("--retarget", action="store_true",
                         help="point every write-up's results-dir at this GPU's folder")
     args = parser.parse_args(argv[1:])
-    lessons = [x for x in args.lessons.split(",") if x]
-    known = sorted({job[0] for job in JOBS})
-    if any(x not in known for x in lessons):
-        print(f"bench.py: error: --lessons takes {','.join(known)}, not {args.lessons}",
-              file=sys.stderr)
-        return 2
-    jobs = [job for job in JOBS if not lessons or job[0] in lessons]
-    if args.list:
-        for lesson, stem, program, job_args, _, needs in jobs:
-            on = f"  ({needs} GPUs)" if needs > 1 else ""
-            print(f"{lesson}  {stem + '.txt':<30} {program} {job_args.format(root=ROOT)}{on}")
-        return 0
-
-    folder = gpu_folder()
-    if folder is None and not args.no_run:
-        print("bench.py: error: no GPU (nvidia-smi lists none); --no-run regenerates from the CSVs",
-              file=sys.stderr)
-        return 2
-    markdown = markdown_files()
-    pointed = {m.group(1) for path in markdown for m in RESULTS_DIR.finditer(open(path).read())}
-    if folder is None or args.no_run:
-        folder = sorted(pointed)[0] if pointed else os.path.join("docs", "results")
-    out_dir = os.path.abspath(args.out) if args.out else os.path.join(ROOT, folder)
-    os.makedirs(out_dir, exist_ok=True)
-    ok = True
-
-    if not args.no_run:
-        bin_dir = os.path.join(os.path.abspath(args.build_dir), "bin")
-        if not os.path.isdir(bin_dir):
-            print(f"bench.py: error: no programs in {bin_dir}: build first "
-                  "(cmake --preset default && cmake --build --preset default)", file=sys.stderr)
-            return 2
-        with open(os.path.join(out_dir, "machine.txt"), "w") as f:
-            lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-            f.write("".join(line + "\n" for line in lscpu.splitlines()
-                            if line.startswith(("CPU(s):", "Model name:"))))
-            smi = subprocess.run(["nvidia-smi"], capture_output=True, text=True).stdout
-            f.write("".join(line + "\n" for line in smi.splitlines()
-                            if "Driver Version" in line or " On  |" in line or " Off |" in line))
-        gpus = len(gpu_names())
-        print(f"running {len(jobs)} jobs into {out_dir}/ on {gpus} GPU{'s' if gpus > 1 else ''}",
-              flush=True)
-        for job in jobs:
-            ok = run_job(bin_dir, out_dir, job, gpus) and ok
-        if args.out:
-            print(f"{'every job passed' if ok else 'a job FAILED'}; the write-ups are not updated")
-            return 0 if ok else 1
-
-    if args.retarget:
-        for path in markdown:
-            text = open(path).read()
-            new = RESULTS_DIR.sub(f"<!-- results-dir: {folder} -->", text)
-            if new != text:
-                open(path, "w").write(new)
-
-    print("regenerating the tables and figures in the write-ups", flush=True)
-    update = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "results.py"), "update"]
-                            + markdown, cwd=ROOT)
-    ok = ok and update.returncode == 0
-
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        print("charts skipped: matplotlib is not installed (sudo apt install python3-matplotlib)")
-        return 0 if ok else 1
-    for lesson, name, title, csvs in CHARTS:
-        if lessons and lesson not in lessons:
-            continue
-        files = [c if c.startswith("--") else os.path.join(out_dir, c) for c in csvs]
-        if files[0] == "--busbw":
-            # Only the GPU counts this machine (or an earlier one) ran.
-            files = [f for f in files if f.startswith("--") or os.path.exists(f)]
-            if len(files) < 2:
-                print(f"  {name}: skipped, it needs a --sweep run on 2 GPUs or more")
-                continue
-        if files[0] == "--scaling":
-            # Runs on more GPUs than the machines lent so far are left out: the chart draws the
-            # GPU counts there are, two or more.
-            files = [f for f in files if f.startswith("--") or os.path.exists(f)]
-            counts = {results.read_csv(f)[0]["gpus"] for f in files[1:]}
-            if len(counts) < 2:
-                print(f"  {name}: skipped, it needs runs on two GPU counts or more")
-                continue
-        if not all(os.path.exists(f) for f in files if not f.startswith("--")):
-            print(f"  {name}: skipped, a CSV is missing")
-            continue
-        plot = [sys.executable, os.path.join(ROOT, "scripts", "plot.py")]
-        if files[0] in ("--curve", "--scaling", "--busbw"):
-            plot.append(files[0])
-            files = files[1:]
-        done = subprocess.run(plot + [os.path.join(out_dir, name), title] + files, cwd=ROOT)
-        ok = ok and done.returncode == 0
-    return 0 if ok else 1
+    return bench.bench(args.build_dir, args.lessons, args.list, args.no_run, args.out,
+                       args.retarget)
 
 
 if __name__ == "__main__":

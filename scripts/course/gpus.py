@@ -1,5 +1,8 @@
-"""The machine's GPUs, as nvidia-smi lists them: what bench.py, grade.py and launch_ranks.py ask."""
+"""The machine's GPUs, as nvidia-smi lists them: what bench.py, grade.py and launch_ranks.py ask,
+and the results folder of the first (bench.py, time_commands.py)."""
 
+import os
+import re
 import shutil
 import subprocess
 
@@ -21,3 +24,16 @@ def gpus():
 def gpu_names():
     """The GPUs' names; none without a GPU."""
     return gpus()[0]
+
+
+def gpu_name():
+    """The first GPU's name, or None without one."""
+    names = gpu_names()
+    return names[0] if names else None
+
+
+def gpu_folder():
+    """docs/results/<gpu> for the first GPU nvidia-smi lists, or None without one."""
+    name = gpu_name() or ""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower().replace("nvidia", "")).strip("-")
+    return os.path.join("docs", "results", slug) if slug else None

@@ -6,7 +6,7 @@ import math
 import os
 from xml.sax.saxutils import escape
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from course.paths import ROOT
 
 
 class Svg:

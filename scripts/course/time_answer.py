@@ -1,0 +1,123 @@
+"""An answer to a graded exercise timed against the model answer (scripts/time_answer.py): each
+program's [timing] test case run in turns, the fastest of each kept, and the verdict within the
+exercise's factor."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+TIME = re.compile(r"^COURSE-TIME: ([0-9.]+) ms", re.M)
+COMPLETE = re.compile(r"^COURSE-TESTS-COMPLETE: every check passed, seed [0-9]+", re.M)
+
+
+def answer_limit(factor, model_seconds):
+    """The longest the answer's whole timed run may take, in seconds. Both programs run the same
+    harness on the same sizes with the same repetitions, so an answer within the bound takes at
+    most about `factor` times the model's whole run; twice that, and never under 30 s, leaves
+    room for noise and a slow start. Past it, the answer is stopped and scores as too slow."""
+    return max(30.0, 2.0 * factor * model_seconds)
+
+
+def one_run(program, limit=None):
+    """(ms, None, seconds) or (None, why, seconds); why is "SKIPPED" without a GPU and "LIMIT"
+    when the run was stopped at `limit` seconds."""
+    start = time.monotonic()
+    try:
+        done = subprocess.run([program, "--needs-gpu", "[timing]"], capture_output=True,
+                              text=True, env=os.environ, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return None, "LIMIT", time.monotonic() - start
+    seconds = time.monotonic() - start
+    ms, why = read_run(done)
+    return ms, why, seconds
+
+
+def read_run(done):
+    """(ms, None) or (None, why), or (None, "SKIPPED"), from a finished run."""
+    out = done.stdout + done.stderr
+    if done.returncode == 77 or "SKIPPED: " in out:
+        return None, "SKIPPED"
+    m = TIME.search(out)
+    if done.returncode != 0 or m is None or not COMPLETE.search(out):
+        lines = [line for line in out.splitlines() if line.strip()]
+        why = next((line for line in lines if "did not finish" in line or "FAILED" in line),
+                   lines[-1] if lines else f"exit status {done.returncode}")
+        return None, why.strip()
+    return float(m.group(1)), None
+
+
+def verdict(name, answer_ms, model_ms, factor):
+    """(passed, the line that says so)."""
+    ratio = answer_ms / model_ms if model_ms > 0 else float("inf")
+    if ratio <= factor:
+        return True, (f"{name}: {answer_ms:.4f} ms, {ratio:.2f} times the model answer's "
+                      f"{model_ms:.4f} ms: within the bound of {factor:g} times")
+    return False, (f"{name}: {answer_ms:.4f} ms, more than {factor:g} times the model answer's "
+                   f"{model_ms:.4f} ms ({ratio:.1f} times): the technique the exercise asks for "
+                   "would not take so long")
+
+
+def stopped(name, limit, model_seconds, factor):
+    """The line for an answer stopped at its limit."""
+    return (f"{name}: its timed run did not end within {limit:.0f} s, more than {factor:g} times "
+            f"the model answer's whole run ({model_seconds:.1f} s), and was stopped: the "
+            "technique the exercise asks for would not take so long")
+
+
+def selftest():
+    ok, line = verdict("x", 2.0, 1.0, 3)
+    assert ok and "within the bound of 3 times" in line, line
+    ok, line = verdict("x", 3.5, 1.0, 3)
+    assert not ok and "more than 3 times the model answer's" in line, line
+    ok, _ = verdict("x", 1.0, 0.0, 3)
+    assert not ok
+    assert TIME.search("a\nCOURSE-TIME: 1.25 ms\n").group(1) == "1.25"
+    assert answer_limit(3, 2.0) == 30.0 and answer_limit(3, 10.0) == 60.0
+    # The stopped line must match what CMake's "expect: slow" tests look for.
+    assert re.search(r"more than [0-9.]+ times the model answer's", stopped("x", 60, 10, 3))
+    # A run past its limit is stopped, and says so; a run within it is read.
+    with tempfile.TemporaryDirectory() as folder:
+        sleeper = os.path.join(folder, "sleeper")
+        with open(sleeper, "w") as f:
+            f.write(f"#!{sys.executable}\nimport time\ntime.sleep(5)\n")
+        os.chmod(sleeper, 0o755)
+        ms, why, seconds = one_run(sleeper, limit=0.5)
+        assert ms is None and why == "LIMIT" and seconds < 4, (why, seconds)
+        quick = os.path.join(folder, "quick")
+        with open(quick, "w") as f:
+            f.write(f"#!{sys.executable}\nprint('COURSE-TIME: 2.5 ms')\n"
+                    "print('COURSE-TESTS-COMPLETE: every check passed, seed 7')\n")
+        os.chmod(quick, 0o755)
+        ms, why, seconds = one_run(quick, limit=30)
+        assert ms == 2.5 and why is None, (ms, why)
+    print("time_answer.py selftest: ok")
+    return 0
+
+
+def time_answer(answer, model, factor, name, rounds):
+    """Runs the model answer's and the answer's [timing] cases in turns, `rounds` times each, and
+    prints the verdict. The exit status (see time_answer.py's help)."""
+    best = {"answer": None, "model": None}
+    model_seconds = None
+    for _ in range(rounds):
+        for who, program in (("model", model), ("answer", answer)):
+            limit = None if who == "model" else answer_limit(factor, model_seconds)
+            ms, why, seconds = one_run(program, limit)
+            if who == "model":
+                model_seconds = seconds if model_seconds is None else min(model_seconds, seconds)
+            if why == "LIMIT":
+                print(stopped(name, limit, model_seconds, factor))
+                return 1
+            if why == "SKIPPED":
+                print("SKIPPED: no usable CUDA GPU: the timing needs one")
+                return 77
+            if why is not None:
+                print(f"{name}: the {who}'s timed run failed: {why}")
+                return 1
+            best[who] = ms if best[who] is None else min(best[who], ms)
+    ok, line = verdict(name, best["answer"], best["model"], factor)
+    print(line)
+    return 0 if ok else 1

@@ -1,0 +1,195 @@
+"""The README's two commands timed as a new user meets them (scripts/time_commands.py): read from
+README.md, run in a fresh copy of the repository, and the report the README quotes the seconds
+from, both commands in one call or each in its own."""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+from course.gpus import gpu_folder, gpu_name
+from course.paths import ROOT
+from course.progress import Progress
+
+COMMANDS = [
+    ("build and run every lesson",
+     re.compile(r"Build and run every lesson at its default size:\n\n(?:<!--[^\n]*-->\n)*```\n"
+                r"(.*?)\n```", re.S)),
+    ("build everything and run every test",
+     re.compile(r"<!-- test-command -->\n```\n(.*?)\n```", re.S)),
+]
+
+
+def readme_commands():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    found = []
+    for name, pattern in COMMANDS:
+        m = pattern.search(text)
+        if m is None:
+            raise SystemExit(f"time_commands.py: error: README.md no longer has the command to "
+                             f"{name}")
+        found.append((name, m.group(1).strip()))
+    return found
+
+
+def machine():
+    """(the results folder, a line naming the machine)."""
+    cores = os.cpu_count() or 1
+    folder = gpu_folder()
+    if folder is None:
+        return os.path.join("docs", "results", f"no-gpu-{cores}-cores"), f"no GPU, {cores} CPU cores"
+    return folder, f"{gpu_name()}, {cores} CPU cores"
+
+
+def clean_checkout():
+    """HEAD's short hash when the working tree is exactly HEAD (nothing changed, nothing new that
+    git would take), else None."""
+    if not (os.path.isdir(os.path.join(ROOT, ".git")) and shutil.which("git")):
+        return None
+    status = subprocess.run(["git", "-C", ROOT, "status", "--porcelain"], capture_output=True,
+                            text=True)
+    if status.returncode != 0 or status.stdout.strip():
+        return None
+    return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip() or None
+
+
+def fresh_copy(into):
+    """A clean copy of the repository in `into`; returns what was copied: a commit when the
+    working tree is exactly that commit (a git clone), else "the working tree" (a copy without the
+    build folders), so that the report never names a commit it did not time."""
+    commit = clean_checkout()
+    if commit:
+        subprocess.run(["git", "clone", "-q", ROOT, into], check=True)
+        return f"commit {commit}"
+    shutil.copytree(ROOT, into, ignore=shutil.ignore_patterns("build", ".deps", "scratch", ".git"))
+    return "the working tree (not a clean commit)"
+
+
+HEADER_BOTH = "the README's two commands, one after the other, in a fresh copy of "
+HEADER_APART = ("the README's two commands, timed apart, each in a fresh copy of what its line "
+                "names")
+MACHINE = "machine: "
+
+
+def command_line(name, seconds, status, command, copied=None):
+    """The report's line for one command; `copied` (what the fresh copy was made from) is named on
+    the line when the two commands were timed apart."""
+    line = f"{name}: {seconds:.0f} s, exit {status}  ({command})"
+    return line + (f"  in a fresh copy of {copied}" if copied else "")
+
+
+def merged_report(old, names, index, line, machine_line):
+    """The report of a call that timed command `index` (0 or 1) alone: its `line`, and the other
+    command's line from `old` (the report already there, or None) when that was timed on the same
+    machine; a line from a report of both names the copy its header named. Returns (the report's
+    text, a sentence on the other command's line)."""
+    other = names[1 - index]
+    kept, why = None, f"no earlier timing of '{other}' to keep: time it with --command {2 - index}"
+    if old is not None:
+        lines = old.splitlines()
+        copied = next((x[len(HEADER_BOTH):] for x in lines if x.startswith(HEADER_BOTH)), None)
+        found = next((x for x in lines if x.startswith(other + ": ")), None)
+        if found is not None and MACHINE + machine_line not in lines:
+            why = f"the earlier timing of '{other}' is dropped: it was on another machine"
+        elif found is not None:
+            if copied is not None and "  in a fresh copy of " not in found:
+                found = f"{found}  in a fresh copy of {copied}"
+            kept, why = found, f"kept the earlier timing of '{other}'"
+    ordered = [line, kept] if index == 0 else [kept, line]
+    text = "\n".join([HEADER_APART, MACHINE + machine_line] + [x for x in ordered if x]) + "\n"
+    return text, why
+
+
+def time_commands(out, which=None):
+    """Times the README's commands in a fresh copy and writes the report to `out` (default
+    docs/results/<machine>/readme_commands.txt): both, one after the other, or only command
+    `which` (1 or 2), keeping the other's line of the report already there. The exit status: 0
+    when every command timed passed, 1 when one failed."""
+    folder, machine_line = machine()
+    out = os.path.abspath(out or os.path.join(ROOT, folder, "readme_commands.txt"))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    commands = readme_commands()
+    lines = []
+    ok = True
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = os.path.join(scratch, "course")
+        commit = fresh_copy(copy)
+        if which is None:
+            lines.append(HEADER_BOTH + commit)
+        else:
+            lines.append(f"the README's command {which} alone, in a fresh copy of {commit}")
+        lines.append(MACHINE + machine_line)
+        print("\n".join(lines), flush=True)
+        for i, (name, command) in enumerate(commands, 1):
+            if which is not None and i != which:
+                continue
+            log = os.path.join(scratch, f"command{i}.log")
+            started = time.monotonic()
+            with open(log, "w") as f, Progress(name):
+                status = subprocess.run(["bash", "-c", command], cwd=copy, stdout=f,
+                                        stderr=subprocess.STDOUT).returncode
+            seconds = time.monotonic() - started
+            line = command_line(name, seconds, status, command)
+            print(line, flush=True)
+            lines.append(line if which is None else
+                         command_line(name, seconds, status, command, commit))
+            if status != 0:
+                with open(log, encoding="utf-8", errors="replace") as f:
+                    print("".join(f.readlines()[-30:]))
+            ok = ok and status == 0
+    if which is None:
+        text = "\n".join(lines) + "\n"
+    else:
+        old = None
+        if os.path.exists(out):
+            with open(out, encoding="utf-8") as f:
+                old = f.read()
+        text, why = merged_report(old, [name for name, _ in commands], which - 1, lines[-1],
+                                  machine_line)
+        print(why)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"wrote {out}")
+    return 0 if ok else 1
+
+
+def selftest():
+    """merged_report on made-up reports: the other command's line is kept (naming its copy), or
+    dropped from another machine, and the README's patterns still find both figures."""
+    names = [name for name, _ in COMMANDS]
+    both = (HEADER_BOTH + "commit 1111111\nmachine: no GPU, 2 CPU cores\n"
+            f"{names[0]}: 204 s, exit 0  (one)\n{names[1]}: 1075 s, exit 0  (two)\n")
+    second = command_line(names[1], 900.4, 0, "two", "commit 2222222")
+    problems = []
+    text, _ = merged_report(both, names, 1, second, "no GPU, 2 CPU cores")
+    want = (HEADER_APART + "\nmachine: no GPU, 2 CPU cores\n"
+            f"{names[0]}: 204 s, exit 0  (one)  in a fresh copy of commit 1111111\n"
+            f"{names[1]}: 900 s, exit 0  (two)  in a fresh copy of commit 2222222\n")
+    if text != want:
+        problems.append(f"command 2 after a report of both:\n{text}")
+    # The README's patterns (README.md's table of these timings).
+    for pattern, figure in ((r"every lesson: (\d+) s", "204"), (r"every test: (\d+) s", "900"),
+                            (r"machine: (.*)", "no GPU, 2 CPU cores")):
+        m = re.search(pattern, text)
+        if m is None or m.group(1) != figure:
+            problems.append(f"/{pattern}/ does not find {figure}")
+    first = command_line(names[0], 210, 0, "one", "commit 3333333")
+    again, _ = merged_report(text, names, 0, first, "no GPU, 2 CPU cores")
+    if again.splitlines()[2:] != [first, want.splitlines()[3]]:
+        problems.append(f"command 1 after a report of one at a time:\n{again}")
+    moved, why = merged_report(both, names, 1, second, "NVIDIA H100 80GB HBM3, 16 CPU cores")
+    if names[0] in moved or "another machine" not in why:
+        problems.append(f"a line from another machine is kept:\n{moved}")
+    alone, why = merged_report(None, names, 0, first, "no GPU, 2 CPU cores")
+    if alone.splitlines()[2:] != [first] or "--command 2" not in why:
+        problems.append(f"no earlier report:\n{alone}{why}")
+    for problem in problems:
+        print(f"time_commands.py selftest: FAILED: {problem}")
+    if not problems:
+        print("time_commands.py selftest: ok (--command keeps the other command's line from the "
+              "same machine, naming each line's copy)")
+    return 1 if problems else 0
