@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
   const int result = session.run(static_cast<int>(args.size()), args.data());
   // The completion line: printed here, after the last check of the last test case, and only when
   // every check passed. A graded test passes only when its output has this line with this run's
-  // seed (course_require_completion in the top CMakeLists.txt), so a program that ends early with
+  // seed (course_label_tests in cmake/CourseLesson.cmake), so a program that ends early with
   // status 0, before or during its tests, does not pass.
   if (result == 0 && !listing) {
     std::printf("%s seed %llu\n", course::test::kCompletionLine,

@@ -27,7 +27,7 @@ if(NOT EXISTS "${SOURCE}")
   message(FATAL_ERROR "${EXERCISE}: ${file_name} is missing (expected at ${SOURCE})")
 endif()
 file(READ "${SOURCE}" text)
-string(REPLACE "," ";" SUPPORT "${SUPPORT}")  # lists come comma-separated (see the top CMakeLists)
+string(REPLACE "," ";" SUPPORT "${SUPPORT}")  # lists come comma-separated (see cmake/CourseExercise.cmake)
 string(REPLACE "," ";" FORBID "${FORBID}")
 
 # ---- comments and literals out --------------------------------------------------------------------

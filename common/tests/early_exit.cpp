@@ -1,7 +1,7 @@
 // A test program that ends with status 0 before its last check, as an answer's code could (an
 // exit in a function the test calls, or in a static object's constructor). common/tests/
 // CMakeLists.txt proves that such a run does not pass: a test passes only with the completion line
-// that test_main.cpp prints after the last check (COURSE_COMPLETION in the top CMakeLists.txt).
+// that test_main.cpp prints after the last check (COURSE_COMPLETION in cmake/CourseLesson.cmake).
 #include <cstdio>
 #include <cstdlib>
 

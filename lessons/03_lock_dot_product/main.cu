@@ -3,7 +3,7 @@
 // a double-precision dot product (within the bound in reference.hpp), counts how many different
 // results each version gives over repeated runs, and prints the table. Build alone, from this
 // folder:
-//   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -lcublas -o lesson03
+//   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common -I.. main.cu -lcublas -o lesson03
 #include <cstdio>
 #include <functional>
 #include <set>

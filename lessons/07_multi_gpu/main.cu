@@ -1,7 +1,9 @@
 // Lesson 07: one answer from several GPUs. Build alone, from this folder (NCCL is not in the CUDA
 // Toolkit: docs/setup.md says how to get it; without -DCOURSE_HAVE_NCCL=1 its versions are
 // skipped):
-//   nvcc -O3 -std=c++17 -arch=native -I../../common -DCOURSE_HAVE_NCCL=1 main.cu -lnccl -o lesson07
+// clang-format off
+//   nvcc -O3 -std=c++17 -arch=native -I../../common -I.. -DCOURSE_HAVE_NCCL=1 main.cu -lnccl -o lesson07
+// clang-format on
 // Runs the CPU reference, then every version of the chosen work on G GPUs against the one-GPU
 // baseline, and checks each against the CPU:
 //   --work hist       lesson 01's histogram of n bytes (exact: the same 256 counts);

@@ -12,8 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "../01_atomics_histogram/reference.hpp"
-#include "../03_lock_dot_product/reference.hpp"
+#include <01_atomics_histogram/reference.hpp>
+#include <03_lock_dot_product/reference.hpp>
+
 #include "bits.hpp"
 #include "cli.hpp"
 #include "format.hpp"

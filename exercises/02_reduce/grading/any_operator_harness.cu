@@ -10,8 +10,9 @@
 #include <cstring>
 #include <limits>
 
+#include <02_reduce/block_reduce.cuh>  // lesson02::Max, Min (after the student's file)
+
 #include "../../../common/launch.hpp"
-#include "../../../lessons/02_reduce/block_reduce.cuh"  // lesson02::Max, Min (after the student's file)
 #include "any_operator_harness.hpp"
 
 namespace grading02 {

@@ -20,8 +20,9 @@
 
 #include <vector>
 
+#include <02_reduce/block_reduce.cuh>  // lesson02::block_sum (after the student's file)
+
 #include "../../../common/launch.hpp"
-#include "../../../lessons/02_reduce/block_reduce.cuh"  // lesson02::block_sum (after the student's file)
 #include "ticket_lock_harness.hpp"
 
 namespace grading03 {

@@ -1,0 +1,250 @@
+# The function that adds a graded exercise, course_add_exercise, and its two helpers
+# (docs/authoring.md, docs/instructors.md).
+
+# course_add_exercise(<NN_topic> <number> <name> [HEADERS files...] [SUPPORT names...]
+#                     [FORBID names...] [LIBRARIES libs...] [USES <MM>...] [COMPILED spec]
+#                     [TIME_FACTOR f])
+#   One graded exercise: the student's file exercises/NN_topic/<name>.cuh, graded by
+#   exercises/NN_topic/grading/test_<name>.cu through the harness <name>_harness.cu beside it
+#   (docs/authoring.md describes the files). Every answer is built in two parts:
+#     - the answer with its harness, compiled with nothing on the include path but the answer,
+#       the SUPPORT headers (names of files in the exercise's grading/ folder) and HEADERS (files of
+#       this repository that they and the harness include), all copied into one folder, and the
+#       lessons the harness uses (USES: their course_lessonMM targets, for <MM_topic/file>
+#       includes), after scripts/check_exercise.cmake has checked that the answer includes only
+#       the standard library, CUDA's headers and SUPPORT, and names no library, course or lesson
+#       code and nothing in FORBID;
+#     - the tests, compiled once with everything (the lesson's CPU reference, the test helpers,
+#       the lessons that the folder's lesson and USES name).
+#   The answers: the starter in COURSE_EXERCISES_DIR (label "exercise": it fails by design), the
+#   solution in solutions/ (label "solution": it must pass), and every wrong answer in
+#   grading/wrong/<name>/ (label "grading": each must score zero, in the way its "// expect:" line
+#   says). A kernel that does not finish fails within the watchdog's bound (testing.hpp).
+#   Two more tests grade each answer, beside its test cases:
+#     - COMPILED <spec> (a file in grading/): the answer's PTX (its harness compiled with
+#       -DGRADING_SASS, no probes) holds the instructions the spec requires and none it forbids
+#       (scripts/check_compiled.py); no GPU needed;
+#     - TIME_FACTOR <f>: the answer's [timing] test case takes at most f times the model answer's,
+#       run in turns in the same test (scripts/time_answer.py); needs the solution and a GPU.
+set(COURSE_EXERCISES_DIR "${PROJECT_SOURCE_DIR}/exercises" CACHE PATH
+  "The exercises folder to build and grade; point it at a student's copy to grade that")
+set(COURSE_EXERCISE_TIMEOUT 300 CACHE STRING
+  "CTest's limit, in seconds, for one test case of an exercise (the watchdog stops a hung kernel long before)")
+function(course_add_exercise lesson_dir number name)
+  if(NOT COURSE_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(arg "" "COMPILED;TIME_FACTOR" "HEADERS;SUPPORT;FORBID;LIBRARIES;USES" ${ARGN})
+  set(uses)
+  foreach(used IN LISTS arg_USES)
+    list(APPEND uses course_lesson${used})
+  endforeach()
+  string(SUBSTRING "${lesson_dir}" 0 2 nn)
+  set(id "${nn}_${number}")
+  set(grading "${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/grading")
+  set(include_dir "${CMAKE_BINARY_DIR}/grading/exercise${id}/include")
+  foreach(header IN LISTS arg_HEADERS)
+    get_filename_component(header_name "${header}" NAME)
+    configure_file("${PROJECT_SOURCE_DIR}/${header}" "${include_dir}/${header_name}" COPYONLY)
+  endforeach()
+  foreach(header IN LISTS arg_SUPPORT)
+    configure_file("${grading}/${header}" "${include_dir}/${header}" COPYONLY)
+  endforeach()
+  # The tests: everything on the include path but the answer, which they reach only through the
+  # harness's functions (<name>_harness.hpp).
+  add_library(exercise${id}_tests OBJECT "${grading}/test_${name}.cu")
+  target_include_directories(exercise${id}_tests PRIVATE "${grading}"
+    "${PROJECT_SOURCE_DIR}/exercises/grading" "${CMAKE_CURRENT_SOURCE_DIR}")
+  get_property(lesson_uses DIRECTORY PROPERTY COURSE_LESSON_USES)
+  target_link_libraries(exercise${id}_tests PRIVATE course_test_main ${lesson_uses} ${uses}
+                                                    ${arg_LIBRARIES})
+  # (Commas, not semicolons: a list would come apart into separate arguments on the way.)
+  string(REPLACE ";" "," support "${arg_SUPPORT}")
+  string(REPLACE ";" "," forbid "${arg_FORBID}")
+  set(check_args -D "SUPPORT=${support}" -D "FORBID=${forbid}"
+    -P "${PROJECT_SOURCE_DIR}/scripts/check_exercise.cmake")
+
+  # A handout for students may leave solutions/ out (docs/instructors.md): then no time bound.
+  set(solution "${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${name}.cuh")
+  set(model "")
+  if(EXISTS "${solution}")
+    set(model solution${id})
+  endif()
+  # What every answer's build and checks share (course_exercise_answer, course_exercise_checks).
+  set(answer_args NAME ${name} GRADING "${grading}" INCLUDE_DIR "${include_dir}"
+    TESTS exercise${id}_tests COMPILED "${arg_COMPILED}" CHECK_ARGS ${check_args}
+    LIBRARIES ${arg_LIBRARIES} USES ${uses})
+  set(checks_args GRADING "${grading}" COMPILED "${arg_COMPILED}" TIME_FACTOR "${arg_TIME_FACTOR}"
+    MODEL "${model}")
+  course_exercise_answer(exercise${id} "${COURSE_EXERCISES_DIR}/${lesson_dir}/${name}.cuh"
+    ${answer_args})
+  # Its tests need the GPU check first (a CTest fixture, common/tests/summary): building the
+  # exercise builds the check, however few targets a build names.
+  add_dependencies(exercise${id} course_gpu_probe)
+  course_discover_tests(exercise${id} PREFIX "${nn} exercise ${number}" GPU
+    GPU_LABELS exercise TIMEOUT ${COURSE_EXERCISE_TIMEOUT})
+  course_exercise_checks(exercise${id} "${nn} exercise ${number}" exercise "" ${checks_args})
+  if(model)
+    course_exercise_answer(solution${id} "${solution}" ${answer_args})
+    course_discover_tests(solution${id} PREFIX "${nn} solution ${number}" GPU
+      GPU_LABELS solution TIMEOUT ${COURSE_EXERCISE_TIMEOUT})
+    course_exercise_checks(solution${id} "${nn} solution ${number}" solution "" ${checks_args})
+  endif()
+
+  # The wrong answers. Each says, on a line of its own, how it must score zero:
+  #   // expect: rejected: <what the check prints>   (it never builds)
+  #   // expect: fails: <regular expression>        (a test fails, printing this)
+  #   // expect: hangs                              (the watchdog stops it)
+  #   // expect: compiled: <regular expression>     (its PTX breaks a COMPILED rule, saying this)
+  #   // expect: slow                               (it takes more than TIME_FACTOR times the model)
+  # and, beside fails: or hangs, "// needs: N GPUs" when it is wrong only on N GPUs or more.
+  file(GLOB wrong_answers "${grading}/wrong/${name}/*.cuh")
+  foreach(wrong IN LISTS wrong_answers)
+    get_filename_component(kind "${wrong}" NAME_WE)
+    file(STRINGS "${wrong}" expect REGEX "^// expect: " LIMIT_COUNT 1)
+    set(test_name "${nn} wrong ${number} ${kind}/scores zero")
+    if(expect MATCHES "^// expect: rejected: (.+)$")
+      add_test(NAME "${test_name}" COMMAND "${CMAKE_COMMAND}" -D "EXERCISE=wrong${id}_${kind}"
+        -D "SOURCE=${wrong}" ${check_args})
+      string(REGEX REPLACE "([][.*+?()^$|\\])" "\\\\\\1" literal "${CMAKE_MATCH_1}")
+      set_tests_properties("${test_name}" PROPERTIES LABELS grading
+        PASS_REGULAR_EXPRESSION "${literal} \\(not allowed in this exercise\\)")
+    elseif(expect MATCHES "^// expect: compiled: (.+)$")
+      set(pattern "${CMAKE_MATCH_1}")
+      if(NOT arg_COMPILED)
+        message(FATAL_ERROR "${wrong} expects a compiled-code failure, but the exercise has no COMPILED spec")
+      endif()
+      course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args})
+      course_exercise_checks(wrong${id}_${kind} "${nn} wrong ${number} ${kind}" grading
+        "COMPILED;${pattern}" ${checks_args})
+    elseif(expect MATCHES "^// expect: slow$")
+      if(NOT arg_TIME_FACTOR OR NOT model)
+        message(FATAL_ERROR "${wrong} expects to be slow, but the exercise has no TIME_FACTOR or no solution")
+      endif()
+      course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args})
+      course_exercise_checks(wrong${id}_${kind} "${nn} wrong ${number} ${kind}" grading "SLOW"
+        ${checks_args})
+    elseif(expect MATCHES "^// expect: (fails: (.+)|hangs)$")
+      set(pattern "${CMAKE_MATCH_2}")
+      if(expect MATCHES "hangs$")
+        set(pattern "the kernel did not finish in [0-9]+ s")
+      endif()
+      # "// needs: N GPUs": it is wrong only where ranks sit on different GPUs (lesson 07), and is
+      # skipped on a machine with fewer.
+      file(STRINGS "${wrong}" needs REGEX "^// needs: [0-9]+ GPUs$" LIMIT_COUNT 1)
+      set(needs_gpus)
+      if(needs MATCHES "^// needs: ([0-9]+) GPUs$")
+        set(needs_gpus --needs-gpus ${CMAKE_MATCH_1})
+      endif()
+      course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args})
+      # Every test case but the [timing] one, which time_answer.py runs.
+      add_test(NAME "${test_name}" COMMAND wrong${id}_${kind} --needs-gpu ${needs_gpus} "~[timing]")
+      course_count_gpu_test("${test_name}")
+      set_tests_properties("${test_name}" PROPERTIES LABELS grading
+        PASS_REGULAR_EXPRESSION "${pattern}"
+        SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT ${COURSE_EXERCISE_TIMEOUT})  # no GPU, or too few
+    else()
+      message(FATAL_ERROR "${wrong} has no '// expect: rejected: ...', '// expect: fails: ...', "
+                          "'// expect: hangs', '// expect: compiled: ...' or '// expect: slow' line")
+    endif()
+  endforeach()
+endfunction()
+
+# course_exercise_answer(<target> <answer> NAME <name> GRADING <dir> INCLUDE_DIR <dir>
+#                        TESTS <object library> [COMPILED <spec>] CHECK_ARGS args...
+#                        [LIBRARIES libs...] [USES targets...])
+#   One answer to exercise <name> (course_add_exercise passes the rest): checks and stages <answer>
+#   as <name>.cuh with scripts/check_exercise.cmake (CHECK_ARGS), builds it with the harness
+#   GRADING/<name>_harness.cu against INCLUDE_DIR and the USES lesson targets, and links the
+#   exercise's tests (the object library TESTS) into the program <target>. With COMPILED, the same
+#   answer and harness as PTX too (<target>_ptx).
+function(course_exercise_answer target answer)
+  cmake_parse_arguments(arg "" "NAME;GRADING;INCLUDE_DIR;TESTS;COMPILED"
+    "CHECK_ARGS;LIBRARIES;USES" ${ARGN})
+  set(name "${arg_NAME}")
+  set(stage_dir "${CMAKE_BINARY_DIR}/grading/${target}")
+  # A missing answer fails its own check, and only that: the build may not depend on a file that
+  # is not there (ninja would refuse to build anything). Its folder is watched instead, so that
+  # adding the file configures again.
+  set(answer_depends)
+  if(EXISTS "${answer}")
+    set(answer_depends "${answer}")
+  else()
+    get_filename_component(answer_dir "${answer}" DIRECTORY)
+    if(IS_DIRECTORY "${answer_dir}")
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${answer_dir}")
+    endif()
+  endif()
+  add_custom_command(OUTPUT "${stage_dir}/${name}.cuh"
+    COMMAND "${CMAKE_COMMAND}" -E rm -f "${stage_dir}/${name}.cuh"
+    COMMAND "${CMAKE_COMMAND}" -D "EXERCISE=${target}" -D "SOURCE=${answer}"
+            -D "DESTINATION=${stage_dir}/${name}.cuh" ${arg_CHECK_ARGS}
+    DEPENDS ${answer_depends} "${PROJECT_SOURCE_DIR}/scripts/check_exercise.cmake"
+    COMMENT "Checking ${target}'s ${name}.cuh" VERBATIM)
+  add_library(${target}_answer OBJECT "${arg_GRADING}/${name}_harness.cu"
+                                      "${stage_dir}/${name}.cuh")
+  target_include_directories(${target}_answer PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
+  target_link_libraries(${target}_answer PRIVATE course_flags ${arg_USES})
+  add_executable(${target} $<TARGET_OBJECTS:${target}_answer>
+                 $<TARGET_OBJECTS:${arg_TESTS}>)
+  target_link_libraries(${target} PRIVATE course_test_main ${arg_LIBRARIES})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  if(arg_COMPILED)
+    # The same answer and harness as PTX, without the probes, for scripts/check_compiled.py; built
+    # with the answer.
+    add_library(${target}_ptx OBJECT "${arg_GRADING}/${name}_harness.cu" "${stage_dir}/${name}.cuh")
+    set_target_properties(${target}_ptx PROPERTIES CUDA_PTX_COMPILATION ON)
+    target_compile_definitions(${target}_ptx PRIVATE GRADING_SASS=1)
+    target_include_directories(${target}_ptx PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
+    target_link_libraries(${target}_ptx PRIVATE course_flags ${arg_USES})
+    add_dependencies(${target} ${target}_ptx)
+  endif()
+endfunction()
+
+# course_exercise_checks(<target> <prefix> <label> <expect> GRADING <dir> [COMPILED <spec>]
+#                        [TIME_FACTOR <f>] [MODEL <target>])
+#   The checks beside an answer's test cases: its compiled code against the COMPILED spec (a file
+#   in GRADING), and its time against the model answer's program MODEL (TIME_FACTOR). <prefix>
+#   names the tests, <label> labels them. <expect>: "" (they must pass), "COMPILED;<regex>" (the
+#   compiled check must fail, printing this) or "SLOW" (the time bound must fail).
+function(course_exercise_checks target prefix label expect)
+  cmake_parse_arguments(arg "" "GRADING;COMPILED;TIME_FACTOR;MODEL" "" ${ARGN})
+  set(grading "${arg_GRADING}")
+  set(model "${arg_MODEL}")
+  set(want "")
+  if(expect)
+    list(GET expect 0 want)
+  endif()
+  if(arg_COMPILED AND NOT want STREQUAL "SLOW")
+    set(name "${prefix}/its compiled code has what the technique needs and nothing it rules out")
+    if(want STREQUAL "COMPILED")
+      set(name "${prefix}/scores zero")
+    endif()
+    add_test(NAME "${name}" COMMAND Python3::Interpreter
+      "${PROJECT_SOURCE_DIR}/scripts/check_compiled.py" --spec "${grading}/${arg_COMPILED}"
+      --ptx $<TARGET_OBJECTS:${target}_ptx> --answer "${target}")
+    set_tests_properties("${name}" PROPERTIES LABELS "${label}")
+    if(want STREQUAL "COMPILED")
+      list(GET expect 1 pattern)
+      set_tests_properties("${name}" PROPERTIES PASS_REGULAR_EXPRESSION "${pattern}")
+    endif()
+  endif()
+  if(arg_TIME_FACTOR AND model AND NOT want STREQUAL "COMPILED")
+    set(name "${prefix}/it takes at most ${arg_TIME_FACTOR} times the model answer's time")
+    if(want STREQUAL "SLOW")
+      set(name "${prefix}/scores zero")
+    endif()
+    add_test(NAME "${name}" COMMAND Python3::Interpreter
+      "${PROJECT_SOURCE_DIR}/scripts/time_answer.py" --answer $<TARGET_FILE:${target}>
+      --model $<TARGET_FILE:${model}> --factor ${arg_TIME_FACTOR} --name "${target}")
+    set_tests_properties("${name}" PROPERTIES LABELS "${label}" SKIP_RETURN_CODE 77
+      TIMEOUT ${COURSE_EXERCISE_TIMEOUT} RUN_SERIAL ON)
+    if(want STREQUAL "SLOW")
+      set_tests_properties("${name}" PROPERTIES
+        PASS_REGULAR_EXPRESSION "more than [0-9.]+ times the model answer's")
+    endif()
+    if(NOT label STREQUAL "exercise")
+      course_count_gpu_test("${name}")
+    endif()
+  endif()
+endfunction()

@@ -1,0 +1,215 @@
+# The functions that add a lesson, its tests and its sanitizer runs (docs/authoring.md):
+# course_add_lesson, course_add_tests, course_discover_tests, course_label_tests,
+# course_count_gpu_test and course_add_sanitizer_tests. Included by the top CMakeLists.txt after
+# bench/nvbench.cmake (course_add_lesson calls its course_add_nvbench_program).
+
+# course_add_lesson(<NN> [USES <MM>...] [NO_NVBENCH] [CUDA_LIBRARIES libs...])
+#   Builds lessonNN from main.cu and lessonNN_cpu from cpu.cpp in the calling folder, and the
+#   target run_lessons runs it. CUDA_LIBRARIES are linked into lessonNN (CUDA::cublas, ...). With
+#   NVBench, lessonNN_nvbench too (bench/nvbench.cmake), unless NO_NVBENCH (NVBench times one
+#   GPU's stream: lesson 07's versions run on several).
+#
+#   Every lesson is also the INTERFACE target course_lessonNN, through which other lessons reach
+#   its headers as <NN_topic/file> (#include <02_reduce/block_reduce.cuh>): linking it puts
+#   lessons/ on the include path, with the lessons it uses in turn. USES names the lessons whose
+#   headers this one includes; their targets are linked into lessonNN, lessonNN_cpu and
+#   lessonNN_nvbench here, and into the tests and exercises that course_add_tests and
+#   course_add_exercise add in the same folder (they read the folder's COURSE_LESSON_USES
+#   property, which this sets). lesson.json's "uses" says the same, and
+#   common/tests/test_repository.cpp checks that the two and the includes agree.
+add_custom_target(run_lessons
+  COMMAND "${CMAKE_COMMAND}" -D "BIN_DIR=${CMAKE_BINARY_DIR}"
+          -P "${PROJECT_SOURCE_DIR}/scripts/run_lessons.cmake"
+  USES_TERMINAL
+  COMMENT "Running every lesson at its default size")
+function(course_add_lesson number)
+  cmake_parse_arguments(arg "NO_NVBENCH" "" "USES;CUDA_LIBRARIES" ${ARGN})
+  set(uses)
+  foreach(used IN LISTS arg_USES)
+    if(NOT TARGET course_lesson${used})
+      message(FATAL_ERROR "Lesson ${number} uses lesson ${used}, which is not added before it "
+                          "(lessons are added in number order: a lesson uses earlier ones)")
+    endif()
+    list(APPEND uses course_lesson${used})
+  endforeach()
+  add_library(course_lesson${number} INTERFACE)
+  target_include_directories(course_lesson${number} INTERFACE "${PROJECT_SOURCE_DIR}/lessons")
+  target_link_libraries(course_lesson${number} INTERFACE ${uses})
+  set_property(DIRECTORY PROPERTY COURSE_LESSON_USES ${uses})
+  add_executable(lesson${number} main.cu)
+  target_link_libraries(lesson${number} PRIVATE course_common ${uses} ${arg_CUDA_LIBRARIES})
+  add_executable(lesson${number}_cpu cpu.cpp)
+  target_link_libraries(lesson${number}_cpu PRIVATE course_common ${uses})
+  set_target_properties(lesson${number} lesson${number}_cpu
+    PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bin")
+  add_dependencies(run_lessons lesson${number})
+  if(NOT arg_NO_NVBENCH)
+    course_add_nvbench_program(${number} CUDA_LIBRARIES ${uses} ${arg_CUDA_LIBRARIES})
+  endif()
+  if(COURSE_BUILD_TESTS)
+    # Bad input is refused with exit 2 before any work, GPU or not: an --n larger than the
+    # machine's memory (COURSE_HOST_MEMORY stands in for it), a flag given twice, and (the lesson
+    # program) a --csv that cannot be written.
+    set(expect "${PROJECT_SOURCE_DIR}/scripts/expect_exit.cmake")
+    foreach(program lesson${number} lesson${number}_cpu)
+      add_test(NAME "${number}/${program} refuses an --n larger than memory"
+        COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=$<TARGET_FILE:${program}>" "-DARGS=--n;2^30"
+                -D STATUS=2 -D HOST_MEMORY=1Gi -P "${expect}")
+      add_test(NAME "${number}/${program} refuses a flag given twice"
+        COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=$<TARGET_FILE:${program}>"
+                "-DARGS=--seed;1;--seed;2" -D STATUS=2 -P "${expect}")
+      set_tests_properties("${number}/${program} refuses an --n larger than memory"
+        "${number}/${program} refuses a flag given twice" PROPERTIES LABELS cpu TIMEOUT 10)
+    endforeach()
+    add_test(NAME "${number}/lesson${number} refuses an unwritable --csv before any work"
+      COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=$<TARGET_FILE:lesson${number}>"
+              "-DARGS=--csv;${CMAKE_BINARY_DIR}/no-such-folder/out.csv" -D STATUS=2 -P "${expect}")
+    set_tests_properties("${number}/lesson${number} refuses an unwritable --csv before any work"
+      PROPERTIES LABELS cpu TIMEOUT 10)
+  endif()
+endfunction()
+
+# course_add_tests(<target> <source> PREFIX <name> [CPU] [GPU] [LARGE_GPU_MEMORY bytes]
+#                  [MULTI_GPU count] [LABELS extra...] [INCLUDE_DIRS dirs...] [LIBRARIES libs...])
+#   Builds a Catch2 test program and registers each of its test cases with CTest: those tagged
+#   [gpu] (GPU) under the label "gpu", skipped (exit 77) without a GPU; the others (CPU) under
+#   the label "cpu". Say CPU and/or GPU for the kinds of test case the program has. Test cases
+#   tagged [gpu][large] need LARGE_GPU_MEMORY bytes free (for example 6Gi) and are skipped on a
+#   GPU with less. Test cases tagged [gpu][multi] need MULTI_GPU GPUs, and are skipped on a machine
+#   with fewer. LABELS are added to all. The program is linked with the lessons that the folder's
+#   lesson USES (course_add_lesson), and with LIBRARIES.
+function(course_add_tests target source)
+  if(NOT COURSE_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(arg "CPU;GPU" "PREFIX;LARGE_GPU_MEMORY;MULTI_GPU"
+    "LABELS;INCLUDE_DIRS;LIBRARIES" ${ARGN})
+  add_executable(${target} ${source})
+  target_include_directories(${target} PRIVATE ${arg_INCLUDE_DIRS})
+  get_property(uses DIRECTORY PROPERTY COURSE_LESSON_USES)
+  target_link_libraries(${target} PRIVATE course_test_main ${uses} ${arg_LIBRARIES})
+  set(kinds)
+  foreach(kind CPU GPU)
+    if(arg_${kind})
+      list(APPEND kinds ${kind})
+    endif()
+  endforeach()
+  set(large)
+  if(arg_LARGE_GPU_MEMORY)
+    set(large LARGE_GPU_MEMORY ${arg_LARGE_GPU_MEMORY})
+  endif()
+  if(arg_MULTI_GPU)
+    list(APPEND large MULTI_GPU ${arg_MULTI_GPU})
+  endif()
+  course_discover_tests(${target} PREFIX "${arg_PREFIX}" ${kinds} ${large}
+    CPU_LABELS cpu ${arg_LABELS} GPU_LABELS gpu ${arg_LABELS} TIMEOUT 600)
+endfunction()
+
+# course_discover_tests(<target> PREFIX <name> [CPU] [GPU] [LARGE_GPU_MEMORY bytes]
+#                       [MULTI_GPU count] CPU_LABELS labels... GPU_LABELS labels... TIMEOUT seconds)
+#   Registers each test case of the Catch2 program <target> with CTest, as course_add_tests says.
+function(course_discover_tests target)
+  cmake_parse_arguments(arg "CPU;GPU" "PREFIX;LARGE_GPU_MEMORY;MULTI_GPU;TIMEOUT"
+    "CPU_LABELS;GPU_LABELS" ${ARGN})
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  if(arg_CPU)
+    catch_discover_tests(${target} TEST_SPEC "~[gpu]" TEST_PREFIX "${arg_PREFIX}/"
+      TEST_LIST ${target}_cpu_tests PROPERTIES TIMEOUT ${arg_TIMEOUT})
+    course_label_tests(${target}_cpu_tests "${arg_CPU_LABELS}")
+  endif()
+  if(arg_GPU)
+    catch_discover_tests(${target} TEST_SPEC "[gpu]~[large]~[multi]~[timing]"
+      TEST_PREFIX "${arg_PREFIX}/"
+      EXTRA_ARGS --needs-gpu TEST_LIST ${target}_gpu_tests
+      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${arg_TIMEOUT})
+    course_label_tests(${target}_gpu_tests "${arg_GPU_LABELS}")
+  endif()
+  if(arg_LARGE_GPU_MEMORY)
+    catch_discover_tests(${target} TEST_SPEC "[gpu][large]" TEST_PREFIX "${arg_PREFIX}/"
+      EXTRA_ARGS --needs-gpu --needs-gpu-memory ${arg_LARGE_GPU_MEMORY}
+      TEST_LIST ${target}_large_tests PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL ON)
+    course_label_tests(${target}_large_tests "${arg_GPU_LABELS}")
+  endif()
+  if(arg_MULTI_GPU)
+    catch_discover_tests(${target} TEST_SPEC "[gpu][multi]" TEST_PREFIX "${arg_PREFIX}/"
+      EXTRA_ARGS --needs-gpu --needs-gpus ${arg_MULTI_GPU} TEST_LIST ${target}_multi_tests
+      PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${arg_TIMEOUT} RUN_SERIAL ON)
+    course_label_tests(${target}_multi_tests "${arg_GPU_LABELS}")
+  endif()
+endfunction()
+
+# Gives the tests that catch_discover_tests listed in `list_var` the labels `labels`. A label list
+# cannot go through its PROPERTIES (the list is flattened on the way), so a CTest script, read
+# after Catch2's own, sets them on the discovered names. Tests that need a GPU (labelled neither
+# cpu nor exercise) are also counted in course_gpu_tests, for the line that says how many were
+# skipped, and the starters' tests (exercise) need the GPU check first (common/tests/summary).
+#
+# Every test case passes only when its program printed the completion line (COURSE_COMPLETION),
+# which test_main.cpp writes after the last check, with the run's seed, when every check passed:
+# a program that ends early with status 0 does not pass. "SKIPPED: " lines (no GPU) still skip.
+# A pass regex makes CTest ignore the exit status, so a check that failed must fail the test by
+# its words (COURSE_FAILURE: Catch2's "FAILED:", the watchdog's line), whatever else was printed
+# (a completion line an answer printed itself, say).
+set(COURSE_COMPLETION "COURSE-TESTS-COMPLETE: every check passed, seed [0-9]+")
+set(COURSE_FAILURE "FAILED:|did not finish in [0-9]+ s")
+function(course_label_tests list_var labels)
+  set(script "${CMAKE_CURRENT_BINARY_DIR}/${list_var}_labels.cmake")
+  set(count "")
+  set(properties "LABELS \"${labels}\" PASS_REGULAR_EXPRESSION \"${COURSE_COMPLETION}\" "
+                 "FAIL_REGULAR_EXPRESSION \"${COURSE_FAILURE}\" "
+                 "SKIP_REGULAR_EXPRESSION \"SKIPPED: \"")
+  string(CONCAT properties ${properties})
+  if("exercise" IN_LIST labels)
+    # The starters' tests first need the GPU check (common/tests/summary), even when -R picks a few.
+    string(APPEND properties " FIXTURES_REQUIRED course_exercise_gpu")
+  elseif(NOT "cpu" IN_LIST labels)
+    set(count "  list(APPEND course_gpu_tests \${${list_var}})\n")
+  endif()
+  file(WRITE "${script}"
+    "if(${list_var})\n"
+    "  set_tests_properties(\${${list_var}} PROPERTIES ${properties})\n"
+    "${count}"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${script}")
+endfunction()
+
+# Counts a test registered at configure time that needs a GPU (a wrong answer that runs, a
+# sanitizer run), for the same line.
+function(course_count_gpu_test name)
+  set_property(GLOBAL APPEND PROPERTY COURSE_GPU_TESTS "${name}")
+endfunction()
+
+# course_add_sanitizer_tests(<NN> [SUFFIX text] ARGS args...)
+#   Runs lessonNN with ARGS (a small n) under compute-sanitizer's memcheck, racecheck, synccheck
+#   and initcheck; any report fails the test (label "sanitize"). Skipped without a GPU, or
+#   without compute-sanitizer. SUFFIX ends the tests' names, for a lesson that needs a second set
+#   of arguments to reach all of its kernels.
+find_program(COURSE_COMPUTE_SANITIZER compute-sanitizer
+  HINTS "${CUDAToolkit_BIN_DIR}" "${CUDAToolkit_BIN_DIR}/../compute-sanitizer")
+function(course_add_sanitizer_tests number)
+  if(NOT COURSE_BUILD_TESTS)
+    return()
+  endif()
+  cmake_parse_arguments(arg "" "SUFFIX" "ARGS" ${ARGN})
+  foreach(tool memcheck racecheck synccheck initcheck)
+    set(name "${number}/sanitize ${tool}${arg_SUFFIX}")
+    set(tool_options --tool ${tool} --error-exitcode 99)
+    if(tool STREQUAL "memcheck")
+      list(APPEND tool_options --leak-check=full)
+    endif()
+    if(COURSE_COMPUTE_SANITIZER)
+      add_test(NAME "${name}"
+        COMMAND "${COURSE_COMPUTE_SANITIZER}" ${tool_options} $<TARGET_FILE:lesson${number}>
+                ${arg_ARGS})
+      # The lesson exits 77 when there is no GPU, and compute-sanitizer passes that on.
+      set_tests_properties("${name}" PROPERTIES LABELS sanitize SKIP_RETURN_CODE 77 TIMEOUT 900)
+      course_count_gpu_test("${name}")
+    else()
+      add_test(NAME "${name}" COMMAND "${CMAKE_COMMAND}" -E echo
+               "SKIPPED: compute-sanitizer not found (it ships with the CUDA Toolkit)")
+      set_tests_properties("${name}" PROPERTIES LABELS sanitize
+                           SKIP_REGULAR_EXPRESSION "SKIPPED: compute-sanitizer")
+      course_count_gpu_test("${name}")
+    endif()
+  endforeach()
+endfunction()
