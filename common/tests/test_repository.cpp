@@ -273,30 +273,12 @@ std::string lesson_of(const fs::path& path, const fs::path& root) {
   return slash == std::string::npos ? "" : rel.substr(8, slash - 8);
 }
 
-// Files a check lets pass for now, each with why.
-using Exceptions = std::vector<std::pair<std::string, std::string>>;
-
-bool is_excepted(const std::string& rel, const Exceptions& exceptions) {
-  return std::any_of(exceptions.begin(), exceptions.end(),
-                     [&](const std::pair<std::string, std::string>& e) { return e.first == rel; });
-}
-
-// Files that still include another lesson's file by a relative path, until the coordinator
-// converts them after merging the split of lessons 04 and 06 into kernels/ (done by another part
-// of issue 45 at the same time): each with why it may, for now.
-const Exceptions kRelativeIncludeExceptions = {
-    {"lessons/04_gpu_hash_table/kernels.cuh", "lesson 04 is being split into kernels/"},
-    {"lessons/06_top_k/kernels/v4_warp_select.cuh", "lesson 06's kernels/ is being reworked"},
-};
-
 // Every file under lessons/, exercises/ and solutions/ that includes a file of a lesson other
 // than its own by a relative path ("../02_reduce/block_reduce.cuh"): another lesson's headers are
 // reached as <NN_topic/file> through its CMake target (course_add_lesson's USES). Exercises and
-// solutions have no lesson of their own. An exception that no longer needs to be one is named too.
-std::vector<std::string> relative_include_problems(const fs::path& root,
-                                                   const Exceptions& exceptions) {
+// solutions have no lesson of their own.
+std::vector<std::string> relative_include_problems(const fs::path& root) {
   std::vector<std::string> problems;
-  std::vector<std::string> excused;
   for (const char* top : {"lessons", "exercises", "solutions"}) {
     for (const fs::path& file : sources_under(root / top)) {
       const std::string rel = repo_path(file, root);
@@ -306,22 +288,11 @@ std::vector<std::string> relative_include_problems(const fs::path& root,
         const fs::path target = (file.parent_path() / inc.name).lexically_normal();
         const std::string other = lesson_of(target, root);
         if (other.empty() || other == own) continue;
-        const bool excepted = is_excepted(rel, exceptions);
-        if (excepted) {
-          excused.push_back(rel);
-          continue;
-        }
         problems.push_back(rel + " includes \"" + inc.name + "\": include lesson " +
                            other.substr(0, 2) + "'s file as <" +
                            repo_path(target, root / "lessons") + "> (USES " + other.substr(0, 2) +
                            ")");
       }
-    }
-  }
-  for (const auto& e : exceptions) {
-    if (std::find(excused.begin(), excused.end(), e.first) == excused.end()) {
-      problems.push_back(e.first + " is excepted (" + e.second +
-                         ") but includes no other lesson by a relative path: end the exception");
     }
   }
   return problems;
@@ -421,32 +392,21 @@ std::vector<std::string> uses_problems(const fs::path& root) {
   return problems;
 }
 
-// Headers over 400 lines, and a lesson without kernels/, that the other part of issue 45 is
-// splitting at the same time (lessons 04, 05 and 06 into kernels/): each with why, for now. The
-// coordinator empties the list after merging.
-const Exceptions kShapeExceptions = {
-    {"lessons/04_gpu_hash_table/kernels", "lesson 04 is being split into kernels/"},
-    {"lessons/04_gpu_hash_table/kernels.cuh", "being split into kernels/"},
-    {"lessons/05_bubble_sort/kernels/v9_merge_path.cuh", "lesson 05's kernels/ is being reworked"},
-    {"lessons/06_top_k/kernels/v3_radix_select.cuh", "lesson 06's kernels/ is being reworked"},
-};
-
 std::size_t line_count(const fs::path& file) {
   const std::string text = read_file(file);
   return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
 // One shape for every lesson: a kernels/ folder of headers and a kernels.cuh; no header under
-// lessons/ over 400 lines; no main.cu over 250 lines. `exceptions` names files, or a lesson's
-// kernels folder, that may break the first two for now.
-std::vector<std::string> shape_problems(const fs::path& root, const Exceptions& exceptions) {
+// lessons/ over 400 lines; no main.cu over 250 lines.
+std::vector<std::string> shape_problems(const fs::path& root) {
   std::vector<std::string> problems;
   for (const fs::path& dir : lesson_dirs(root)) {
     const std::string name = dir.filename().string();
     bool headers = false;
     for (const fs::path& file : sources_under(dir / "kernels"))
       headers = headers || file.extension() == ".cuh";
-    if (!headers && !is_excepted(repo_path(dir / "kernels", root), exceptions)) {
+    if (!headers) {
       problems.push_back(name + ": no kernels/ folder of .cuh headers");
     }
     if (!fs::is_regular_file(dir / "kernels.cuh")) problems.push_back(name + ": no kernels.cuh");
@@ -459,8 +419,7 @@ std::vector<std::string> shape_problems(const fs::path& root, const Exceptions& 
     const std::string ext = file.extension().string();
     if (ext != ".cuh" && ext != ".hpp" && ext != ".h") continue;
     const std::string rel = repo_path(file, root);
-    const bool excepted = is_excepted(rel, exceptions);
-    if (!excepted && line_count(file) > 400) {
+    if (line_count(file) > 400) {
       problems.push_back(rel + " has " + std::to_string(line_count(file)) +
                          " lines, more than 400: split it (one header per version or family)");
     }
@@ -581,8 +540,7 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
 }
 
 TEST_CASE("no file includes another lesson's file by a relative path", "[repository]") {
-  const std::vector<std::string> problems =
-      relative_include_problems(COURSE_SOURCE_DIR, kRelativeIncludeExceptions);
+  const std::vector<std::string> problems = relative_include_problems(COURSE_SOURCE_DIR);
   INFO(joined(problems));
   CHECK(problems.empty());
 }
@@ -594,17 +552,15 @@ TEST_CASE("the relative-include check catches a reach into another lesson", "[re
   write_file(root / "exercises/02_b/grading/h.cu",
              "#include \"../../grading/harness.hpp\"\n#include \"../../../lessons/01_a/x.cuh\"\n");
   write_file(root / "lessons/03_c/kernels.cuh", "  #  include \"../01_a/kernels.cuh\"\n");
-  const std::string problems = joined(relative_include_problems(
-      root, {{"lessons/03_c/kernels.cuh", "excused"}, {"lessons/04_d/kernels.cuh", "stale"}}));
+  const std::string problems = joined(relative_include_problems(root));
   INFO(problems);
   CHECK(problems.find("lessons/02_b/kernels.cuh includes \"../01_a/reference.hpp\"") !=
         std::string::npos);
   CHECK(problems.find("<01_a/reference.hpp>") != std::string::npos);
   CHECK(problems.find("exercises/02_b/grading/h.cu includes") != std::string::npos);
-  CHECK(problems.find("harness.hpp") == std::string::npos);                  // not a lesson's
-  CHECK(problems.find("lessons/01_a/kernels/v0.cuh") == std::string::npos);  // its own lesson
-  CHECK(problems.find("lessons/03_c") == std::string::npos);                 // excepted
-  CHECK(problems.find("lessons/04_d/kernels.cuh is excepted") != std::string::npos);
+  CHECK(problems.find("harness.hpp") == std::string::npos);                        // not a lesson's
+  CHECK(problems.find("lessons/01_a/kernels/v0.cuh") == std::string::npos);        // its own lesson
+  CHECK(problems.find("lessons/03_c/kernels.cuh includes") != std::string::npos);  // spaced
   fs::remove_all(root);
 }
 
@@ -653,7 +609,7 @@ TEST_CASE("the uses check catches a lesson.json, a USES or an include that disag
 
 TEST_CASE("every lesson has kernels/ and kernels.cuh, short headers and a short main.cu",
           "[repository]") {
-  const std::vector<std::string> problems = shape_problems(COURSE_SOURCE_DIR, kShapeExceptions);
+  const std::vector<std::string> problems = shape_problems(COURSE_SOURCE_DIR);
   INFO(joined(problems));
   CHECK(problems.empty());
 }
@@ -672,7 +628,7 @@ TEST_CASE("the shape check catches a lesson without kernels/, a long header and 
   write_file(root / "lessons/02_b/kernels/notes.txt", "not a header\n");
   write_file(root / "lessons/03_c/kernels/v0.cuh", "x\n");
   write_file(root / "lessons/03_c/kernels.cuh", long_text);
-  const std::string problems = joined(shape_problems(root, {{"lessons/03_c/kernels.cuh", "why"}}));
+  const std::string problems = joined(shape_problems(root));
   INFO(problems);
   CHECK(problems.find("lessons/01_a/kernels/v0.cuh has 401 lines") != std::string::npos);
   CHECK(problems.find("reference.hpp") == std::string::npos);
@@ -680,7 +636,7 @@ TEST_CASE("the shape check catches a lesson without kernels/, a long header and 
   CHECK(problems.find("02_b/main.cu") == std::string::npos);
   CHECK(problems.find("02_b: no kernels/ folder") != std::string::npos);
   CHECK(problems.find("02_b: no kernels.cuh") != std::string::npos);
-  CHECK(problems.find("03_c") == std::string::npos);  // excepted
+  CHECK(problems.find("lessons/03_c/kernels.cuh has 401 lines") != std::string::npos);
   fs::remove_all(root);
 }
 

@@ -3,7 +3,7 @@
 // version and a sorted array (CUB radix sort, Thrust binary search) on the same keys; checks every
 // table entry by entry and every lookup against std::unordered_map, and prints the table. Build
 // alone, from this folder:
-//   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson04
+//   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common -I.. main.cu -o lesson04
 #include <cstdio>
 #include <numeric>
 #include <string>

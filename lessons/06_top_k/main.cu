@@ -3,7 +3,7 @@
 // Times the CPU (the seed's insertion, std::partial_sort, std::nth_element and a sort), then every
 // GPU version, CUB and Thrust on the same data; checks every result bit for bit against the CPU,
 // and every index against the input; prints the table. Build alone, from this folder:
-//   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson06
+//   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common -I.. main.cu -o lesson06
 #include <algorithm>
 #include <cstdio>
 #include <cstring>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../../03_lock_dot_product/lock.cuh"
+#include <03_lock_dot_product/lock.cuh>
 #include "../reference.hpp"
 #include "check.hpp"
 #include "device_memory.hpp"

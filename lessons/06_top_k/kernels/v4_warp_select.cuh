@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "../../02_reduce/block_reduce.cuh"
+#include <02_reduce/block_reduce.cuh>
 #include "bits.hpp"
 #include "check.hpp"
 #include "device_memory.hpp"
