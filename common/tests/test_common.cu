@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "clock.cuh"
 #include "device_report.cuh"
 #include "gpu_timing.cuh"
 #include "inputs.hpp"
@@ -453,22 +454,39 @@ TEST_CASE("GuardedBuffer notices a write one element past the end", "[gpu]") {
   CHECK_FALSE(before.guards_intact());
 }
 
-TEST_CASE("time_gpu times with events and the copy bandwidth is plausible", "[gpu]") {
+TEST_CASE("a Clock's settings are copies, and it refuses fewer than one run", "[timing]") {
+  const course::Clock clock(7);
+  const course::Clock changed = clock.warmups(0).budget_ms(5.0).keep_l2_warm();
+  CHECK(clock.reps() == 7);
+  CHECK(clock.warmups() == 2);
+  CHECK(clock.budget_ms() == 0.0);
+  CHECK(clock.flushes_l2());
+  CHECK(changed.reps() == 7);
+  CHECK(changed.warmups() == 0);
+  CHECK(changed.budget_ms() == 5.0);
+  CHECK_FALSE(changed.flushes_l2());
+  CHECK_THROWS(course::Clock(0));
+  CHECK_THROWS(clock.reps(0));
+}
+
+TEST_CASE("the Clock times with events, poison and prepare untimed, and the copy is plausible",
+          "[gpu]") {
   course::DeviceBuffer<float> a(1 << 24);
   course::DeviceBuffer<float> b(1 << 24);
-  int prepared = 0;
-  const course::Timing t = course::time_gpu(
-      [&] { ++prepared; },
+  std::string order;
+  const course::Timing t = course::Clock(5).warmups(1).time(
       [&] { CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice)); },
-      5, 1);
-  CHECK(prepared == 6);
+      [&] { order += 'p'; }, [&] { order += 'r'; });
+  CHECK(order == "prprprprprpr");  // the poison, then the prepare, before each of 1 + 5 runs
   CHECK(t.reps == 5);
   CHECK(t.median_ms > 0.0);
   CHECK(t.min_ms <= t.median_ms);
-  // The busy kernel that queue_ahead() puts before each run (50 us) is not part of the time: an
-  // empty run takes next to nothing.
-  const course::Timing empty = course::time_gpu([] {}, 5, 1);
+  // The busy kernel that queue_ahead() puts before each run (50 us) is not part of the time, nor
+  // is the L2 flush: an empty run takes next to nothing, with the L2 flushed or kept warm.
+  const course::Timing empty = course::Clock(5).warmups(1).time([] {});
   CHECK(empty.median_ms < 0.02);
+  const course::Timing warm = course::Clock(5).warmups(1).keep_l2_warm().time([] {});
+  CHECK(warm.median_ms < 0.02);
   const double gbps = course::measure_copy_gbps(std::size_t{64} << 20, 3);
   CHECK(gbps > 10.0);      // any GPU of compute capability 7.0 or newer
   CHECK(gbps < 100000.0);  // and no GPU this decade

@@ -156,7 +156,7 @@ int run(course::Lesson& lesson, const Options& o) {
 
   whole_trip_v7(lesson, input, d_input, d_wide);
   lesson.write_csv(dist, {{"cpu_loop_ms", course::format("%.6f", loop_ms)}});
-  if (o.grid_sweep) lesson01::print_grid_sweep(d_input, n, d_wide, expected, lesson.reps());
+  if (o.grid_sweep) lesson01::print_grid_sweep(d_input, n, d_wide, expected, lesson.clock());
   return lesson.finish();
 }
 

@@ -193,7 +193,7 @@ int run(course::Lesson& lesson, const Options& o) {
   whole_trip_v4(lesson, in, d_c, ws);
   lesson.write_csv(dist, {{"size", course::size_text(n) + " floats"}});
   const bool race_ok = !o.show_race || lesson03::show_race(n, in, o.dist, d_in);
-  if (o.lock_sweep) lesson03::print_lock_sweep(d_in.a.data(), d_in.b.data(), n, lesson.reps());
+  if (o.lock_sweep) lesson03::print_lock_sweep(d_in.a.data(), d_in.b.data(), n, lesson.clock());
   return lesson.finish(race_ok);
 }
 

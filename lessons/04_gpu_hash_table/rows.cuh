@@ -38,12 +38,12 @@ inline std::string wrong_answers(const course::DeviceBuffer<std::uint32_t>& foun
   return wrong == 0 ? std::string() : course::format("%zu of %zu lookups wrong", wrong, got.size());
 }
 
-// Runs find into d.found (poisoned first, untimed) and compares with `expected`.
+// Runs find into d.found (poisoned first, untimed) on `clock` and compares with `expected`.
 template <typename Find>
-std::pair<course::Timing, std::string> time_find(Find&& find, DeviceData& d, int reps,
+std::pair<course::Timing, std::string> time_find(Find&& find, DeviceData& d,
+                                                 const course::Clock& clock,
                                                  const std::vector<std::uint32_t>& expected) {
-  const course::Timing t = course::time_gpu([&] { d.found.fill_bytes(0xA5); }, find, reps, 2,
-                                            nullptr, course::Lesson::kBudgetMs);
+  const course::Timing t = clock.time(find, [&] { d.found.fill_bytes(0xA5); });
   return {t, wrong_answers(d.found, expected)};
 }
 
