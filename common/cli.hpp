@@ -492,6 +492,22 @@ inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
   }
 }
 
+// The random inputs' seed when --seed is not given: one default for every program of the course.
+constexpr std::uint64_t kDefaultSeed = 2024;
+
+// The flags every lesson program shares, the GPU driver's (lesson.cuh) and the CPU programs'
+// (cpu.cpp), added to `cli` in this order: --n (`n_help` says what it counts, from 1 to `max_n`),
+// --seed and --reps (from 1 to `max_reps`). Their defaults are the values the pointers hold.
+inline CommandLine& add_standard_flags(
+    CommandLine& cli, std::size_t* n, std::uint64_t* seed, int* reps, const std::string& n_help,
+    std::size_t max_n = std::numeric_limits<std::size_t>::max(),
+    const std::string& reps_help = "timed runs per version; the median is reported",
+    int max_reps = 10000) {
+  return cli.number("--n", n, n_help, std::size_t{1}, max_n)
+      .number("--seed", seed, "seed of the random input")
+      .number("--reps", reps, reps_help, 1, max_reps);
+}
+
 // Before any work: exits 2 with one line when `path` (the value of `flag`; "" when not given)
 // cannot be written. An existing file is left as it is; a file this made is removed again.
 inline void require_writable(const CommandLine& cli, const std::string& flag,

@@ -111,7 +111,7 @@ class Lesson {
 
   struct Options {
     std::size_t n = 0;
-    std::uint64_t seed = 2024;
+    std::uint64_t seed = kDefaultSeed;
     int reps = 20;
     int cpu_reps = 3;
     std::string csv;
@@ -127,10 +127,7 @@ class Lesson {
       : number_(number), program_("lesson" + number), cli_(program_, summary) {
     options_.n = n;
     options_.cpu_reps = cpu_reps;
-    cli_.number("--n", &options_.n, n_help, std::size_t{1}, max_n);
-    cli_.number("--seed", &options_.seed, "seed of the random input");
-    cli_.number("--reps", &options_.reps, "timed runs per version; the median is reported", 1,
-                10000);
+    add_standard_flags(cli_, &options_.n, &options_.seed, &options_.reps, n_help, max_n);
     cli_.number("--cpu-reps", &options_.cpu_reps, "timed runs of each CPU version", 1, 1000);
     cli_.text("--csv", &options_.csv, "FILE", "also write the result table to FILE as CSV");
     cli_.text("--only", &options_.only, "LIST",
