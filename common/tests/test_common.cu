@@ -454,7 +454,7 @@ TEST_CASE("GuardedBuffer notices a write one element past the end", "[gpu]") {
   CHECK_FALSE(before.guards_intact());
 }
 
-TEST_CASE("a Clock's settings are copies, and it refuses fewer than one run", "[timing]") {
+TEST_CASE("a Clock's settings are copies and it refuses fewer than one run", "[timing]") {
   const course::Clock clock(7);
   const course::Clock changed = clock.warmups(0).budget_ms(5.0).keep_l2_warm();
   CHECK(clock.reps() == 7);
@@ -469,7 +469,7 @@ TEST_CASE("a Clock's settings are copies, and it refuses fewer than one run", "[
   CHECK_THROWS(clock.reps(0));
 }
 
-TEST_CASE("the Clock times with events, poison and prepare untimed, and the copy is plausible",
+TEST_CASE("the Clock times with events (poison and prepare untimed) and the copy is plausible",
           "[gpu]") {
   course::DeviceBuffer<float> a(1 << 24);
   course::DeviceBuffer<float> b(1 << 24);

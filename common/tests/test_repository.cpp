@@ -199,7 +199,8 @@ void write_file(const fs::path& path, const std::string& text) {
 
 // What breaks "one clock" under `root`: a call of course::time_gpu outside the Clock
 // (common/clock.cuh; common/gpu_timing.cuh defines it), or common/ reaching into bench/ (an
-// include of its files, or the COURSE_NVBENCH switch: NVBench plugs in at link time).
+// include of its files, or the compile switch of the old lessonNN_nvbench build: NVBench plugs in
+// at link time).
 std::vector<std::string> clock_problems(const fs::path& root) {
   const std::string call = std::string("time_gpu") + "(";
   const std::set<std::string> clock_files = {"common/clock.cuh", "common/gpu_timing.cuh"};
@@ -279,7 +280,7 @@ TEST_CASE("the contract check catches a half-built lesson", "[repository]") {
   fs::remove_all(root);
 }
 
-TEST_CASE("every GPU timing goes through course::Clock, and common/ knows nothing of bench/",
+TEST_CASE("every GPU timing goes through course::Clock and common/ knows nothing of bench/",
           "[repository]") {
   const std::vector<std::string> problems = clock_problems(COURSE_SOURCE_DIR);
   INFO(joined(problems));
@@ -295,7 +296,7 @@ TEST_CASE("the clock check catches a bare time_gpu call and an include of bench/
   write_file(root / "common/clock.cuh", call);
   write_file(root / "common/gpu_timing.cuh", call);
   write_file(root / "lessons/99_fake/experiments.cuh", call);
-  write_file(root / "common/lesson.cuh", "#include \"course_nvbench.cuh\"\n");
+  write_file(root / "common/lesson.cuh", std::string("#include \"course_") + "nvbench.cuh\"\n");
   write_file(root / "common/other.hpp", std::string("#ifdef COURSE_") + "NVBENCH\n#endif\n");
   write_file(root / "lessons/99_fake/main.cu", "clock.time(run);  // not time_gpu\n");
   const std::vector<std::string> problems = clock_problems(root);
