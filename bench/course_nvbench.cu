@@ -184,10 +184,10 @@ class NvbenchBackend : public TableBackend {
 
   std::vector<Outcome> measure(const std::vector<Version>& versions, double bytes,
                                const std::function<void()>& poison,
-                               const std::function<bool(const std::string&)>& chosen) override {
+                               const std::function<bool(const Version&)>& chosen) override {
     std::vector<Request> list;
     for (const Version& v : versions) {
-      if (!chosen(v.name) || !v.limit.empty()) continue;
+      if (!chosen(v) || !v.limit.empty()) continue;
       list.push_back({v.name, v.setup,
                       [&poison, &v] {
                         if (poison) poison();

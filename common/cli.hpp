@@ -442,8 +442,8 @@ class CommandLine {
 };
 
 // The --only flag of a lesson program: the versions to run, by name, comma-separated ("v0,v3,CUB");
-// empty, every version. A name also chooses the rows that start with it and a space: "v4" chooses
-// lesson 04's "v4 find" and "v4 miss" too.
+// empty, every version. (A second operation of a version, such as lesson 04's "v4 find", is chosen
+// by its version's name: the driver asks for that name, course::Version's `of`.)
 class VersionFilter {
  public:
   explicit VersionFilter(const std::string& list) {
@@ -455,9 +455,7 @@ class VersionFilter {
     }
   }
   bool chosen(const std::string& name) const {
-    const std::string first = name.substr(0, name.find(' '));
-    return names_.empty() || std::find(names_.begin(), names_.end(), name) != names_.end() ||
-           std::find(names_.begin(), names_.end(), first) != names_.end();
+    return names_.empty() || std::find(names_.begin(), names_.end(), name) != names_.end();
   }
   // The first name that is not in `known`; "" when there is none.
   std::string unknown(const std::vector<std::string>& known) const {

@@ -13,7 +13,9 @@
 //     ...the CPU part...; lesson.set_cpu(ms, "std::sort on one core");
 //     lesson.gpu();                                      // exits 77 here without a GPU
 //     lesson.poison([&] { out.fill_bytes(0xFF); });
-//     lesson.run_versions(title, bytes, {{"v0", "the seed's", limit, run, check}, ...});
+//     lesson.run_versions(title, bytes, {course::as(course::Kind::source, {"v0", "the seed's",
+//     limit,
+//                                                  run, check}), ...});  // kind: kind.hpp
 //     lesson.whole_trip("v8", bytes, copy_in, run_and_copy_out);
 //     lesson.write_csv("perm", {{"size", "2^10 floats"}});
 //     return lesson.finish(other_checks_ok);
@@ -37,6 +39,7 @@
 #include "device_report.cuh"
 #include "gpu_timing.cuh"
 #include "inputs.hpp"
+#include "kind.hpp"
 #include "launch.hpp"
 #include "nvtx.hpp"
 #include "progress.hpp"
@@ -57,7 +60,20 @@ struct Version {
   double bytes = 0;                    // bytes the problem must move; 0: the table's
   std::string note = {};               // said under the table when the check passes
   bool may_fail = false;               // it is there to show a failure (a race): not an error
+  Kind kind = Kind::course;            // whose it is: the source's, the course's, a library's
+  std::string of = {};                 // a second operation ("v4 find"): its version ("v4")
 };
+
+// `v`, said to be of `kind`: versions.push_back(course::as(course::Kind::library, {"CUB", ...})).
+inline Version as(Kind kind, Version v) {
+  v.kind = kind;
+  return v;
+}
+// `v`, a second operation of `version` (lesson 04's "v4 find" of "v4").
+inline Version operation_of(const std::string& version, Version v) {
+  v.of = version;
+  return v;
+}
 
 // A version's median time and what its check found ("" when it passed).
 struct Outcome {
@@ -74,11 +90,11 @@ class TableBackend {
   virtual ~TableBackend() = default;
   // Adds the backend's own flags to the lesson's command line.
   virtual void add_options(CommandLine& cli) = 0;
-  // Sets up, times and checks, in order, every version that `chosen` names and whose limit
+  // Sets up, times and checks, in order, every version that `chosen` accepts and whose limit
   // allows it; `poison` (may be empty) goes before every run, untimed, then the version's prepare.
   virtual std::vector<Outcome> measure(const std::vector<Version>& versions, double bytes,
                                        const std::function<void()>& poison,
-                                       const std::function<bool(const std::string&)>& chosen) = 0;
+                                       const std::function<bool(const Version&)>& chosen) = 0;
 };
 
 inline std::unique_ptr<TableBackend>& table_backend_slot() {
@@ -144,6 +160,8 @@ class Lesson {
   const std::string& command() const { return command_; }
   const DeviceReport& report() const { return report_; }
   bool chosen(const std::string& name) const { return VersionFilter(options_.only).chosen(name); }
+  // A version is chosen by its name; a second operation by its version's.
+  bool chosen(const Version& v) const { return chosen(v.of.empty() ? v.name : v.of); }
 
   // Parses the command line (exit 2 on a bad one), checks --only against `names` and that the
   // --csv file can be written, then runs `body` and turns what it throws into one line and a
@@ -239,17 +257,17 @@ class Lesson {
   }
 
   // Runs every version that --only chose and whose limit allows it, in order; prints the table
-  // and the line that sets the fastest version against the CPU, v0 and the libraries (rows whose
-  // name does not start with "v").
+  // and, unless `best_line` is false, the line that sets the fastest version against the CPU, the
+  // source's version and the libraries (each row's kind says which it is).
   const ResultTable& run_versions(const std::string& title, double bytes,
-                                  const std::vector<Version>& versions) {
+                                  const std::vector<Version>& versions, bool best_line = true) {
     table_ = ResultTable(title, report_.copy_gbps, cpu_ms_, cpu_name_);
     // With a table backend (the lessonNN_nvbench programs) it sets up, times and checks them
     // all first.
     std::vector<Outcome> by_backend;
     if (TableBackend* backend = table_backend()) {
       by_backend = backend->measure(versions, bytes, poison_,
-                                    [this](const std::string& name) { return chosen(name); });
+                                    [this](const Version& v) { return chosen(v); });
     }
     std::size_t measured = 0;
     {
@@ -257,21 +275,26 @@ class Lesson {
       for (std::size_t i = 0; i < versions.size(); ++i) {
         const Version& v = versions[i];
         const double row_bytes = v.bytes > 0 ? v.bytes : bytes;
-        const std::string why = chosen(v.name) ? v.limit : "not in --only";
+        const std::string why = chosen(v) ? v.limit : "not in --only";
         if (!why.empty()) {
-          table_.add_skipped(v.name, v.idea, row_bytes, why);
+          TableRow& row = table_.add_skipped(v.name, v.idea, row_bytes, why);
+          row.kind = v.kind;
+          row.of = v.of;
           continue;
         }
         progress.now(course::format("%s (%zu of %zu)", v.name.c_str(), i + 1, versions.size()));
         const Outcome r = by_backend.empty() ? time(v) : by_backend.at(measured++);
         const bool expected = !r.mismatch.empty() && v.may_fail;
         if (!r.mismatch.empty() && !v.may_fail) failed_ = true;
-        table_.add_checked(v.name, v.idea, r.time, row_bytes,
-                           expected ? "as expected: " + r.mismatch : r.mismatch, v.note);
+        TableRow& row =
+            table_.add_checked(v.name, v.idea, r.time, row_bytes,
+                               expected ? "as expected: " + r.mismatch : r.mismatch, v.note);
+        row.kind = v.kind;
+        row.of = v.of;
       }
     }
     std::printf("%s\n", table_.text().c_str());
-    const std::string best = best_version_line(table_, cpu_ms_, "the CPU");
+    const std::string best = best_line ? best_version_line(table_, cpu_ms_, "the CPU") : "";
     if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n\n", best.c_str());
     return table_;
   }

@@ -17,6 +17,7 @@
 #include "device_report.cuh"
 #include "gpu_timing.cuh"
 #include "inputs.hpp"
+#include "lesson.cuh"
 #include "table.hpp"
 #include "testing.hpp"
 
@@ -386,17 +387,58 @@ TEST_CASE("ResultTable computes GB/s, % of copy and speedup, and marks skipped r
   CHECK(table.any_failed());
 }
 
-TEST_CASE("the best-version line compares first operations: v0, the libraries", "[table]") {
+TEST_CASE("the best-version line compares first operations: the source's row, the libraries",
+          "[table]") {
   course::ResultTable table("t", 1000.0, 10.0, "the CPU");
   const auto time = [](double ms) { return course::Timing{ms, ms, ms, 1}; };
-  table.add_checked("v0", "seed", time(2.0), 1e6, "");
+  table.add_checked("v0", "seed", time(2.0), 1e6, "").kind = course::Kind::source;
   table.add_checked("v1", "better", time(1.0), 1e6, "");
   table.add_checked("v2", "wrong", time(0.1), 1e6, "2 bins wrong");
-  table.add_checked("v1 find", "a second operation", time(0.05), 1e6, "");
-  table.add_checked("CUB", "library", time(0.5), 1e6, "");
-  table.add_checked("Thr find", "a library's second operation", time(0.01), 1e6, "");
+  table.add_checked("v1 find", "a second operation", time(0.05), 1e6, "").of = "v1";
+  table.add_checked("CUB", "library", time(0.5), 1e6, "").kind = course::Kind::library;
+  course::TableRow& thr =
+      table.add_checked("Thr find", "a library's second operation", time(0.01), 1e6, "");
+  thr.kind = course::Kind::library;
+  thr.of = "Thr";
   const std::string line = course::best_version_line(table, 10.0, "the CPU");
   CHECK(line == "best version v1, 1.0000 ms: 10.0x the CPU's speed, 2.0x v0's, 0.50x CUB's");
+}
+
+TEST_CASE("the best-version line reads each row's kind, never its name", "[table]") {
+  course::ResultTable table("t", 1000.0, 10.0, "the CPU");
+  const auto time = [](double ms) { return course::Timing{ms, ms, ms, 1}; };
+  table.add_skipped("v0", "the source's, not run", 1e6, "not in --only").kind =
+      course::Kind::source;
+  table.add_checked("s1", "the source's second program", time(3.0), 1e6, "").kind =
+      course::Kind::source;
+  table.add_checked("ring", "the course's, named like no version", time(1.0), 1e6, "");
+  table.add_checked("vendor", "a library named like a version", time(0.4), 1e6, "").kind =
+      course::Kind::library;
+  table.add_checked("v9 find", "a course row with a space and no `of`", time(0.8), 1e6, "");
+  const std::string line = course::best_version_line(table, 10.0, "the CPU");
+  // The first source row (v0) did not run, so no source is compared; "v9 find" is a version.
+  CHECK(line == "best version v9 find, 0.8000 ms: 12.5x the CPU's speed, 0.50x vendor's");
+}
+
+TEST_CASE("--only chooses a second operation with its version, by its `of` alone", "[cli]") {
+  course::Lesson lesson("99", "a test of --only", "things", 10);
+  const char* argv[] = {"lesson99", "--only", "v4,Thr"};
+  bool ran = false;
+  const int status = lesson.main(3, const_cast<char**>(argv), {"v3", "v4", "Thr"}, [&] {
+    const auto version = [](const char* name) {
+      return course::Version{name, "", "", [] {}, [] { return std::string(); }};
+    };
+    CHECK(lesson.chosen(version("v4")));
+    CHECK_FALSE(lesson.chosen(version("v3")));
+    CHECK(lesson.chosen(course::operation_of("v4", version("v4 find"))));
+    CHECK(lesson.chosen(course::operation_of("Thr", version("Thr miss"))));
+    CHECK_FALSE(lesson.chosen(course::operation_of("v3", version("v3 find"))));
+    CHECK_FALSE(lesson.chosen(version("v4 find")));  // a name with a space chooses nothing
+    ran = true;
+    return 0;
+  });
+  CHECK(status == 0);
+  CHECK(ran);
 }
 
 TEST_CASE("format fills a std::string like printf", "[table]") {

@@ -16,6 +16,7 @@
 #include "block_reduce.cuh"
 #include "check.hpp"
 #include "device_memory.hpp"
+#include "kind.hpp"
 #include "launch.hpp"
 #include "vector_loads.cuh"
 
@@ -346,12 +347,14 @@ struct Version {
   const char* idea;
   const char* finish;  // how the one result is reached
   Run<T> run;
+  course::Kind kind = course::Kind::course;
 };
 
 template <typename T>
 std::vector<Version<T>> versions() {
   return {
-      {"v0", "interleaved addressing (reduce0)", "passes", reduce_interleaved<T>},
+      {"v0", "interleaved addressing (reduce0)", "passes", reduce_interleaved<T>,
+       course::Kind::source},
       {"v1", "strided index (reduce1)", "passes", reduce_strided_index<T>},
       {"v2", "sequential addressing (reduce2)", "passes", reduce_sequential<T>},
       {"v3", "first add during the load", "passes", reduce_first_add<T>},

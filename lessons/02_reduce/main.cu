@@ -173,12 +173,14 @@ int run(course::Lesson& lesson, const Options& o) {
   };
   std::vector<course::Version> versions;
   for (const lesson02::Version<T>& v : lesson02::versions<T>()) {
-    versions.push_back({v.name, std::string(v.idea) + "; " + v.finish, "",
-                        [&, v] { v.run(d_in.data(), n, d_result.data(), ws, {}); }, check(v.name)});
+    versions.push_back(course::as(
+        v.kind, {v.name, std::string(v.idea) + "; " + v.finish, "",
+                 [&, v] { v.run(d_in.data(), n, d_result.data(), ws, {}); }, check(v.name)}));
   }
   lesson02::CubSum<T> cub(n);
-  versions.push_back({"CUB", "cub::DeviceReduce::Sum", "",
-                      [&] { cub(d_in.data(), d_result.data()); }, check("CUB")});
+  versions.push_back(course::as(course::Kind::library,
+                                {"CUB", "cub::DeviceReduce::Sum", "",
+                                 [&] { cub(d_in.data(), d_result.data()); }, check("CUB")}));
   lesson.run_versions(
       course::format("lesson02, n = %zu %ss, %s, on %s", n, type, dist.c_str(), report.props.name),
       static_cast<double>(n * sizeof(T)), versions);

@@ -172,15 +172,15 @@ int run(course::Lesson& lesson, const Options& o) {
     const double bound = lesson03::dot_error_bound(n, ref.magnitudes,
                                                    lesson03::shape_of(v, n, launch.blocks), whole);
     loosest = std::max(loosest, bound);
-    versions.push_back({v.name, v.idea, "", run, check(v.name, run, bound)});
+    versions.push_back(course::as(v.kind, {v.name, v.idea, "", run, check(v.name, run, bound)}));
   }
   // cuBLAS does not document its order of additions: it is held to the loosest bound above.
   lesson03::CublasDot cublas;
   const std::function<void()> cublas_run = [&] {
     cublas(d_in.a.data(), d_in.b.data(), n, d_c.data());
   };
-  versions.push_back(
-      {"cuBLAS", "cublasSdot", "", cublas_run, check("cuBLAS", cublas_run, loosest)});
+  versions.push_back(course::as(course::Kind::library, {"cuBLAS", "cublasSdot", "", cublas_run,
+                                                        check("cuBLAS", cublas_run, loosest)}));
   lesson.run_versions(course::format("lesson03, n = %zu floats (2 arrays), %s, on %s", n,
                                      dist.c_str(), report.props.name),
                       static_cast<double>(2 * n * sizeof(float)), versions);

@@ -88,19 +88,22 @@ struct Libraries {
     if (topk_limit.empty() && device_topk == nullptr)
       device_topk = std::make_unique<CubDeviceTopK<T>>(n, k);
     versions.push_back(
-        {"CUB-topk",
-         "DeviceTopK::MaxPairs: unsorted, ties in no fixed order",
-         topk_limit,
-         [this, in, &out] { (*device_topk)(in, out.values.data(), out.indices.data()); },
-         checked(CheckAs{false, true, std::is_same<T, float>::value, true}),
-         {},
-         {},
-         0,
-         "checked as a multiset: its output is unsorted"});
-    versions.push_back({"CUB", "SortPairsDescending of all n, then the first k", limit,
-                        [=, &out] { cub(in, k, out.values.data(), out.indices.data()); },
-                        checked(as)});
-    versions.push_back(
+        course::as(course::Kind::library,
+                   {"CUB-topk",
+                    "DeviceTopK::MaxPairs: unsorted, ties in no fixed order",
+                    topk_limit,
+                    [this, in, &out] { (*device_topk)(in, out.values.data(), out.indices.data()); },
+                    checked(CheckAs{false, true, std::is_same<T, float>::value, true}),
+                    {},
+                    {},
+                    0,
+                    "checked as a multiset: its output is unsorted"}));
+    versions.push_back(course::as(
+        course::Kind::library,
+        {"CUB", "SortPairsDescending of all n, then the first k", limit,
+         [=, &out] { cub(in, k, out.values.data(), out.indices.data()); }, checked(as)}));
+    versions.push_back(course::as(
+        course::Kind::library,
         {"Thrust", "sort_by_key, greater, in place; then the first k", limit,
          [=, &out] {
            thrust_top_k(data.data(), order.data(), n, k, out.values.data(), out.indices.data());
@@ -110,7 +113,7 @@ struct Libraries {
            CUDA_CHECK(cudaMemcpyAsync(data.data(), in, n * sizeof(T), cudaMemcpyDeviceToDevice));
            CUDA_CHECK(cudaMemcpyAsync(order.data(), cub.iota(), n * sizeof(std::size_t),
                                       cudaMemcpyDeviceToDevice));
-         }});
+         }}));
   }
 
   std::string limit;
