@@ -13,9 +13,9 @@
 //     ...the CPU part...; lesson.set_cpu(ms, "std::sort on one core");
 //     lesson.gpu();                                      // exits 77 here without a GPU
 //     lesson.poison([&] { out.fill_bytes(0xFF); });
-//     lesson.run_versions(title, bytes, {course::as(course::Kind::source, {"v0", "the seed's",
-//     limit,
-//                                                  run, check}), ...});  // kind: kind.hpp
+//     lesson.run_versions(title, bytes, {course::as(course::Kind::source,  // kind.hpp
+//                                                   {"v0", "the seed's", limit, run, check}),
+//                                        ...});
 //     lesson.whole_trip("v8", bytes, copy_in, run_and_copy_out);
 //     lesson.write_csv("perm", {{"size", "2^10 floats"}});
 //     return lesson.finish(other_checks_ok);
