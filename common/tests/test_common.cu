@@ -420,7 +420,8 @@ TEST_CASE("the best-version line reads each row's kind, never its name", "[table
   CHECK(line == "best version v9 find, 0.8000 ms: 12.5x the CPU's speed, 0.50x vendor's");
 }
 
-TEST_CASE("--only chooses a second operation with its version, by its `of` alone", "[cli]") {
+TEST_CASE("the --only filter chooses a second operation with its version, by its of alone",
+          "[cli]") {
   course::Lesson lesson("99", "a test of --only", "things", 10);
   const char* argv[] = {"lesson99", "--only", "v4,Thr"};
   bool ran = false;
