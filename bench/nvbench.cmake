@@ -1,5 +1,5 @@
 # NVBench, the benchmark harness of CUB and cuCollections, as a second clock for the lessons'
-# tables (bench/course_nvbench.cuh). When CMake finds it, every lesson also builds
+# tables (bench/course_nvbench.cu). When CMake finds it, every lesson also builds
 # lessonNN_nvbench: the same program, timed by NVBench. Nothing else depends on it: the lessons,
 # tests and exercises build and run the same without it.
 #
@@ -46,16 +46,15 @@ if(COURSE_NVBENCH)
 endif()
 
 # course_add_nvbench_program(<NN> [CUDA_LIBRARIES libs...])
-#   lessonNN_nvbench from the calling folder's main.cu, compiled with COURSE_NVBENCH: the course's
-#   driver (common/lesson.cuh) then times its table with NVBench. Does nothing without NVBench.
+#   lessonNN_nvbench from the calling folder's main.cu, linked with bench/course_nvbench.cu: that
+#   file registers NVBench as the table backend of the course's driver (common/lesson.cuh), which
+#   then times the table with NVBench and takes --nvbench. Does nothing without NVBench.
 function(course_add_nvbench_program number)
   if(NOT COURSE_HAVE_NVBENCH)
     return()
   endif()
   cmake_parse_arguments(arg "" "" "CUDA_LIBRARIES" ${ARGN})
-  add_executable(lesson${number}_nvbench main.cu)
-  target_compile_definitions(lesson${number}_nvbench PRIVATE COURSE_NVBENCH)
-  target_include_directories(lesson${number}_nvbench PRIVATE "${PROJECT_SOURCE_DIR}/bench")
+  add_executable(lesson${number}_nvbench main.cu "${PROJECT_SOURCE_DIR}/bench/course_nvbench.cu")
   target_link_libraries(lesson${number}_nvbench PRIVATE course_common ${arg_CUDA_LIBRARIES}
                                                         nvbench::nvbench)
   set_target_properties(lesson${number}_nvbench

@@ -442,8 +442,8 @@ class CommandLine {
 };
 
 // The --only flag of a lesson program: the versions to run, by name, comma-separated ("v0,v3,CUB");
-// empty, every version. A name also chooses the rows that start with it and a space: "v4" chooses
-// lesson 04's "v4 find" and "v4 miss" too.
+// empty, every version. (A second operation of a version, such as lesson 04's "v4 find", is chosen
+// by its version's name: the driver asks for that name, course::Version's `of`.)
 class VersionFilter {
  public:
   explicit VersionFilter(const std::string& list) {
@@ -455,9 +455,7 @@ class VersionFilter {
     }
   }
   bool chosen(const std::string& name) const {
-    const std::string first = name.substr(0, name.find(' '));
-    return names_.empty() || std::find(names_.begin(), names_.end(), name) != names_.end() ||
-           std::find(names_.begin(), names_.end(), first) != names_.end();
+    return names_.empty() || std::find(names_.begin(), names_.end(), name) != names_.end();
   }
   // The first name that is not in `known`; "" when there is none.
   std::string unknown(const std::vector<std::string>& known) const {
@@ -490,6 +488,22 @@ inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
   } catch (const UsageError& e) {
     usage_error(cli, e.what());
   }
+}
+
+// The random inputs' seed when --seed is not given: one default for every program of the course.
+constexpr std::uint64_t kDefaultSeed = 2024;
+
+// The flags every lesson program shares, the GPU driver's (lesson.cuh) and the CPU programs'
+// (cpu.cpp), added to `cli` in this order: --n (`n_help` says what it counts, from 1 to `max_n`),
+// --seed and --reps (from 1 to `max_reps`). Their defaults are the values the pointers hold.
+inline CommandLine& add_standard_flags(
+    CommandLine& cli, std::size_t* n, std::uint64_t* seed, int* reps, const std::string& n_help,
+    std::size_t max_n = std::numeric_limits<std::size_t>::max(),
+    const std::string& reps_help = "timed runs per version; the median is reported",
+    int max_reps = 10000) {
+  return cli.number("--n", n, n_help, std::size_t{1}, max_n)
+      .number("--seed", seed, "seed of the random input")
+      .number("--reps", reps, reps_help, 1, max_reps);
 }
 
 // Before any work: exits 2 with one line when `path` (the value of `flag`; "" when not given)

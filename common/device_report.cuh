@@ -7,9 +7,9 @@
 #include <string>
 
 #include "check.hpp"
+#include "clock.cuh"
 #include "device_memory.hpp"
 #include "format.hpp"
-#include "gpu_timing.cuh"
 
 #ifndef COURSE_CUDA_ARCHITECTURES
 #define COURSE_CUDA_ARCHITECTURES "unknown (built without CMake)"
@@ -28,14 +28,14 @@ struct DeviceReport {
 
 // Measures the device-to-device copy bandwidth with cudaMemcpyAsync: median of `reps` copies of
 // `bytes`, counting each byte once read and once written (a kernel that only reads n bytes is
-// then compared on the same DRAM traffic).
+// then compared on the same DRAM traffic). Each copy after the L2 flush, as the table's rows.
 inline double measure_copy_gbps(std::size_t bytes, int reps = 10) {
   DeviceBuffer<unsigned char> src(bytes);
   DeviceBuffer<unsigned char> dst(bytes);
   src.fill_bytes(0x5A);  // any non-zero pattern: never time on untouched memory
-  const Timing t = time_gpu(
-      [&] { CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice)); },
-      reps);
+  const Timing t = Clock(reps).time([&] {
+    CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice));
+  });
   return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e6);
 }
 

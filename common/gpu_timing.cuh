@@ -1,9 +1,7 @@
-// Timing device work with CUDA events: warm up, repeat, report the median (and the spread).
-//
-//   auto t = course::time_gpu([&] { bins.fill_bytes(0xFF); },      // untimed: poison the output
-//                             [&] { histogram_v3(d_in, n, bins); }, // timed, with CUDA events
-//                             reps);
-//   std::printf("%.3f ms\n", t.median_ms);
+// The parts the course's clock (clock.cuh) is made of: timing device work with CUDA events (warm
+// up, repeat, report the median and the spread), and emptying the L2 between runs. time_gpu is the
+// Clock's engine: nothing else calls it (a repository test holds this), so every timing gets the
+// Clock's poison, L2 policy and budget.
 //
 // The GPU runs what it is given as soon as it is given it, so an event recorded on an idle GPU
 // gets its timestamp at once, and the host's time to enqueue the run (microseconds per launch)
@@ -76,12 +74,6 @@ Timing time_gpu(Prepare&& prepare, Run&& run, int reps, int warmups = 2,
     if (budget_spent(samples, budget_ms)) break;
   }
   return summarise(samples);
-}
-
-template <typename Run>
-Timing time_gpu(Run&& run, int reps, int warmups = 2, cudaStream_t stream = nullptr,
-                double budget_ms = 0.0) {
-  return time_gpu([] {}, run, reps, warmups, stream, budget_ms);
 }
 
 namespace detail {

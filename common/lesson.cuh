@@ -13,7 +13,9 @@
 //     ...the CPU part...; lesson.set_cpu(ms, "std::sort on one core");
 //     lesson.gpu();                                      // exits 77 here without a GPU
 //     lesson.poison([&] { out.fill_bytes(0xFF); });
-//     lesson.run_versions(title, bytes, {{"v0", "the seed's", limit, run, check}, ...});
+//     lesson.run_versions(title, bytes, {course::as(course::Kind::source,  // kind.hpp
+//                                                   {"v0", "the seed's", limit, run, check}),
+//                                        ...});
 //     lesson.whole_trip("v8", bytes, copy_in, run_and_copy_out);
 //     lesson.write_csv("perm", {{"size", "2^10 floats"}});
 //     return lesson.finish(other_checks_ok);
@@ -32,31 +34,19 @@
 
 #include "check.hpp"
 #include "cli.hpp"
+#include "clock.cuh"
 #include "device_memory.hpp"
 #include "device_report.cuh"
 #include "gpu_timing.cuh"
 #include "inputs.hpp"
+#include "kind.hpp"
 #include "launch.hpp"
 #include "nvtx.hpp"
 #include "progress.hpp"
 #include "table.hpp"
 #include "timing.hpp"
-#ifdef COURSE_NVBENCH
-#include "course_nvbench.cuh"  // bench/: NVBench times the table (the lessonNN_nvbench programs)
-#endif
 
 namespace course {
-
-// --nvbench, NVBench's own options: a flag of the lessonNN_nvbench programs only.
-inline void add_nvbench_option(CommandLine& cli, std::string* args) {
-#ifdef COURSE_NVBENCH
-  cli.text("--nvbench", args, "ARGS",
-           "NVBench's own options, in one argument: \"--json FILE --min-samples 20\"");
-#else
-  (void)cli;
-  (void)args;
-#endif
-}
 
 // A version as the driver runs it: {name, idea, limit, run, check} and, where needed, the rest.
 struct Version {
@@ -70,7 +60,20 @@ struct Version {
   double bytes = 0;                    // bytes the problem must move; 0: the table's
   std::string note = {};               // said under the table when the check passes
   bool may_fail = false;               // it is there to show a failure (a race): not an error
+  Kind kind = Kind::course;            // whose it is: the source's, the course's, a library's
+  std::string of = {};                 // a second operation ("v4 find"): its version ("v4")
 };
+
+// `v`, said to be of `kind`: versions.push_back(course::as(course::Kind::library, {"CUB", ...})).
+inline Version as(Kind kind, Version v) {
+  v.kind = kind;
+  return v;
+}
+// `v`, a second operation of `version` (lesson 04's "v4 find" of "v4").
+inline Version operation_of(const std::string& version, Version v) {
+  v.of = version;
+  return v;
+}
 
 // A version's median time and what its check found ("" when it passed).
 struct Outcome {
@@ -78,35 +81,32 @@ struct Outcome {
   std::string mismatch;
 };
 
-// The lessonNN_nvbench programs time the table with NVBench (bench/course_nvbench.cuh): this
-// sets up, times and checks, in order, every version that `chosen` names and whose limit allows
-// it. In the lesson programs it returns nothing, and Lesson::time times the table.
-template <typename Chosen>
-std::vector<Outcome> nvbench_outcomes(const std::vector<Version>& versions, double bytes,
-                                      const std::function<void()>& poison, const std::string& args,
-                                      Chosen chosen) {
-  std::vector<Outcome> out;
-#ifdef COURSE_NVBENCH
-  std::vector<nvbench_clock::Request> requests;
-  for (const Version& v : versions) {
-    if (!chosen(v.name) || !v.limit.empty()) continue;
-    requests.push_back({v.name, v.setup,
-                        [&poison, &v] {
-                          if (poison) poison();
-                          if (v.prepare) v.prepare();
-                        },
-                        v.run, v.check, v.bytes > 0 ? v.bytes : bytes});
-  }
-  for (const nvbench_clock::Measured& m : nvbench_clock::measure(requests, args))
-    out.push_back({m.time, m.mismatch});
-#else
-  (void)versions;
-  (void)bytes;
-  (void)poison;
-  (void)args;
-  (void)chosen;
-#endif
-  return out;
+// A second clock for a whole table, plugged in at link time: a program linked with one
+// (bench/course_nvbench.cu makes the lessonNN_nvbench programs) registers it before main() with
+// set_table_backend(); the driver then asks it for every version's time instead of timing each
+// with the Clock. Without one, Lesson::time times the table.
+class TableBackend {
+ public:
+  virtual ~TableBackend() = default;
+  // Adds the backend's own flags to the lesson's command line.
+  virtual void add_options(CommandLine& cli) = 0;
+  // Sets up, times and checks, in order, every version that `chosen` accepts and whose limit
+  // allows it; `poison` (may be empty) goes before every run, untimed, then the version's prepare.
+  virtual std::vector<Outcome> measure(const std::vector<Version>& versions, double bytes,
+                                       const std::function<void()>& poison,
+                                       const std::function<bool(const Version&)>& chosen) = 0;
+};
+
+inline std::unique_ptr<TableBackend>& table_backend_slot() {
+  static std::unique_ptr<TableBackend> backend;
+  return backend;
+}
+// The backend this program was linked with, or nullptr: the Clock times the table.
+inline TableBackend* table_backend() {
+  return table_backend_slot().get();
+}
+inline void set_table_backend(std::unique_ptr<TableBackend> backend) {
+  table_backend_slot() = std::move(backend);
 }
 
 // The names --only accepts: each of a lesson's `versions` (anything with a .name), then
@@ -127,12 +127,11 @@ class Lesson {
 
   struct Options {
     std::size_t n = 0;
-    std::uint64_t seed = 2024;
+    std::uint64_t seed = kDefaultSeed;
     int reps = 20;
     int cpu_reps = 3;
     std::string csv;
     std::string only;
-    std::string nvbench;  // NVBench's options, in the lessonNN_nvbench programs
   };
 
   // `number` is "01" to "99"; `n_help` says what --n counts; `n` is its default.
@@ -144,15 +143,12 @@ class Lesson {
       : number_(number), program_("lesson" + number), cli_(program_, summary) {
     options_.n = n;
     options_.cpu_reps = cpu_reps;
-    cli_.number("--n", &options_.n, n_help, std::size_t{1}, max_n);
-    cli_.number("--seed", &options_.seed, "seed of the random input");
-    cli_.number("--reps", &options_.reps, "timed runs per version; the median is reported", 1,
-                10000);
+    add_standard_flags(cli_, &options_.n, &options_.seed, &options_.reps, n_help, max_n);
     cli_.number("--cpu-reps", &options_.cpu_reps, "timed runs of each CPU version", 1, 1000);
     cli_.text("--csv", &options_.csv, "FILE", "also write the result table to FILE as CSV");
     cli_.text("--only", &options_.only, "LIST",
               "run only these versions, by name, comma-separated: v0,v3,CUB (default: all)");
-    add_nvbench_option(cli_, &options_.nvbench);
+    if (TableBackend* backend = table_backend()) backend->add_options(cli_);
   }
 
   CommandLine& cli() { return cli_; }
@@ -164,6 +160,8 @@ class Lesson {
   const std::string& command() const { return command_; }
   const DeviceReport& report() const { return report_; }
   bool chosen(const std::string& name) const { return VersionFilter(options_.only).chosen(name); }
+  // A version is chosen by its name; a second operation by its version's.
+  bool chosen(const Version& v) const { return chosen(v.of.empty() ? v.name : v.of); }
 
   // Parses the command line (exit 2 on a bad one), checks --only against `names` and that the
   // --csv file can be written, then runs `body` and turns what it throws into one line and a
@@ -229,10 +227,11 @@ class Lesson {
     }
     report_ = make_device_report();
     std::printf("%s\n", device_report_text(report_).c_str());
-    flush_ = std::make_unique<L2Flush>(static_cast<std::size_t>(report_.props.l2CacheSize));
-    std::printf("every timed run starts with its output poisoned and the %d MiB L2 flushed%s\n\n",
-                report_.props.l2CacheSize >> 20,
-                flush_->writes() ? " by a memset (COURSE_L2_FLUSH=write), as NVBench does" : "");
+    clock_ = Clock(options_.reps);
+    std::printf(
+        "every timed run starts with its output poisoned and the %d MiB L2 flushed%s\n\n",
+        report_.props.l2CacheSize >> 20,
+        clock_.flush_writes() ? " by a memset (COURSE_L2_FLUSH=write), as NVBench does" : "");
     return report_;
   }
 
@@ -240,54 +239,62 @@ class Lesson {
   // cannot pass on the result of the one before.
   void poison(std::function<void()> fill) { poison_ = std::move(fill); }
 
+  // The clock of the table (after gpu()): --reps runs after 2 warm-ups, the L2 flushed before
+  // each, no budget. Experiments and sweeps time with it, or with time() for a whole version.
+  const Clock& clock() const { return clock_; }
+
   // Times one version (its setup, then 2 warm-ups and `reps` runs, each after the poison, the L2
   // flush and its prepare; 0 reps: --reps), then checks its result. A sweep passes its own budget.
   Outcome time(const Version& v, double budget_ms = kBudgetMs, int reps = 0) {
     NvtxRange range((v.name + " " + v.idea).c_str());
     if (v.setup) v.setup();
     Outcome out;
-    out.time = time_gpu(
-        [&] {
-          if (poison_) poison_();
-          flush_->flush();
-          if (v.prepare) v.prepare();
-        },
-        v.run, reps > 0 ? reps : options_.reps, 2, nullptr, budget_ms);
+    out.time = clock_.reps(reps > 0 ? reps : options_.reps)
+                   .budget_ms(budget_ms)
+                   .time(v.run, poison_, v.prepare);
     out.mismatch = v.check();
     return out;
   }
 
   // Runs every version that --only chose and whose limit allows it, in order; prints the table
-  // and the line that sets the fastest version against the CPU, v0 and the libraries (rows whose
-  // name does not start with "v").
+  // and, unless `best_line` is false, the line that sets the fastest version against the CPU, the
+  // source's version and the libraries (each row's kind says which it is).
   const ResultTable& run_versions(const std::string& title, double bytes,
-                                  const std::vector<Version>& versions) {
+                                  const std::vector<Version>& versions, bool best_line = true) {
     table_ = ResultTable(title, report_.copy_gbps, cpu_ms_, cpu_name_);
-    // In the lessonNN_nvbench programs NVBench sets up, times and checks them all first.
-    const std::vector<Outcome> by_nvbench =
-        nvbench_outcomes(versions, bytes, poison_, options_.nvbench,
-                         [this](const std::string& name) { return chosen(name); });
+    // With a table backend (the lessonNN_nvbench programs) it sets up, times and checks them
+    // all first.
+    std::vector<Outcome> by_backend;
+    if (TableBackend* backend = table_backend()) {
+      by_backend = backend->measure(versions, bytes, poison_,
+                                    [this](const Version& v) { return chosen(v); });
+    }
     std::size_t measured = 0;
     {
       Progress progress("timing the GPU versions");
       for (std::size_t i = 0; i < versions.size(); ++i) {
         const Version& v = versions[i];
         const double row_bytes = v.bytes > 0 ? v.bytes : bytes;
-        const std::string why = chosen(v.name) ? v.limit : "not in --only";
+        const std::string why = chosen(v) ? v.limit : "not in --only";
         if (!why.empty()) {
-          table_.add_skipped(v.name, v.idea, row_bytes, why);
+          TableRow& row = table_.add_skipped(v.name, v.idea, row_bytes, why);
+          row.kind = v.kind;
+          row.of = v.of;
           continue;
         }
         progress.now(course::format("%s (%zu of %zu)", v.name.c_str(), i + 1, versions.size()));
-        const Outcome r = by_nvbench.empty() ? time(v) : by_nvbench.at(measured++);
+        const Outcome r = by_backend.empty() ? time(v) : by_backend.at(measured++);
         const bool expected = !r.mismatch.empty() && v.may_fail;
         if (!r.mismatch.empty() && !v.may_fail) failed_ = true;
-        table_.add_checked(v.name, v.idea, r.time, row_bytes,
-                           expected ? "as expected: " + r.mismatch : r.mismatch, v.note);
+        TableRow& row =
+            table_.add_checked(v.name, v.idea, r.time, row_bytes,
+                               expected ? "as expected: " + r.mismatch : r.mismatch, v.note);
+        row.kind = v.kind;
+        row.of = v.of;
       }
     }
     std::printf("%s\n", table_.text().c_str());
-    const std::string best = best_version_line(table_, cpu_ms_, "the CPU");
+    const std::string best = best_line ? best_version_line(table_, cpu_ms_, "the CPU") : "";
     if (!best.empty()) std::printf("%s (data on the GPU, no host copies timed)\n\n", best.c_str());
     return table_;
   }
@@ -330,7 +337,7 @@ class Lesson {
   Options options_;
   std::string command_;
   DeviceReport report_{};
-  std::unique_ptr<L2Flush> flush_;
+  Clock clock_;
   std::function<void()> poison_;
   double cpu_ms_ = 0;
   std::string cpu_name_;

@@ -22,6 +22,7 @@
 
 #include "bits.hpp"
 #include "format.hpp"
+#include "kind.hpp"
 #include "timing.hpp"
 
 namespace course {
@@ -46,7 +47,9 @@ struct TableRow {
   Timing time;
   double bytes = 0.0;  // bytes the problem must move (read + written), for GB/s
   Check check = Check::ok;
-  std::string note;  // why a row was skipped or failed; printed under the table
+  std::string note;          // why a row was skipped or failed; printed under the table
+  Kind kind = Kind::course;  // whose it is (kind.hpp)
+  std::string of = {};       // "" or, for a second operation ("v4 find"), its version ("v4")
 };
 
 using CsvContext = std::vector<std::pair<std::string, std::string>>;
@@ -59,18 +62,23 @@ class ResultTable {
         cpu_ms_(cpu_ms),
         cpu_name_(std::move(cpu_name)) {}
 
-  void add(TableRow row) { rows_.push_back(std::move(row)); }
+  // Each returns the row, for its kind and its `of` to be set.
+  TableRow& add(TableRow row) {
+    rows_.push_back(std::move(row));
+    return rows_.back();
+  }
   // A row that a check judged: ok when `mismatch` is "" (with `note`), else FAIL with the mismatch
   // as its note.
-  void add_checked(std::string version, std::string idea, const Timing& time, double bytes,
-                   const std::string& mismatch, std::string note = "") {
+  TableRow& add_checked(std::string version, std::string idea, const Timing& time, double bytes,
+                        const std::string& mismatch, std::string note = "") {
     const bool ok = mismatch.empty();
-    add({std::move(version), std::move(idea), time, bytes, ok ? Check::ok : Check::fail,
-         ok ? std::move(note) : mismatch});
+    return add({std::move(version), std::move(idea), time, bytes, ok ? Check::ok : Check::fail,
+                ok ? std::move(note) : mismatch});
   }
   // A row for a version that did not run, and why not.
-  void add_skipped(std::string version, std::string idea, double bytes, const std::string& why) {
-    add({std::move(version), std::move(idea), {}, bytes, Check::skipped, "skipped: " + why});
+  TableRow& add_skipped(std::string version, std::string idea, double bytes,
+                        const std::string& why) {
+    return add({std::move(version), std::move(idea), {}, bytes, Check::skipped, "skipped: " + why});
   }
   const std::vector<TableRow>& rows() const { return rows_; }
 
@@ -157,28 +165,37 @@ class ResultTable {
   std::vector<TableRow> rows_;
 };
 
-// The line under a lesson's table: its fastest checked version ("v..."), against the CPU (`cpu`
-// names it, and cpu_ms is its time), v0, and every checked library row. "" when no version passed.
-// A row whose name has a space ("v4 find") is a second operation of a version, and is left out:
-// only the first operation (lesson 04's insert) is compared.
+// The line under a lesson's table: its fastest checked version (the source's or the course's),
+// against the CPU (`cpu` names it, and cpu_ms is its time), the table's first row of the source
+// (when it passed) and every checked library row. "" when no version passed. A second operation
+// of a version (a row with `of`, such as "v4 find") is left out: only the first operation (lesson
+// 04's insert) is compared.
 //   best version v7, 0.0100 ms: 3.2x std::sort's speed, 14.2x v0's, 2.18x Thrust's, 1.14x CUB's
 inline std::string best_version_line(const ResultTable& table, double cpu_ms,
                                      const std::string& cpu) {
   const TableRow* best = nullptr;
-  const TableRow* seed = nullptr;
+  const TableRow* source = nullptr;
+  bool seen_source = false;
   for (const TableRow& r : table.rows()) {
-    if (r.check != Check::ok || r.version.find(' ') != std::string::npos) continue;
-    if (r.version == "v0") seed = &r;
-    if (r.version[0] == 'v' && (best == nullptr || r.time.median_ms < best->time.median_ms)) {
+    if (!r.of.empty()) continue;
+    if (r.kind == Kind::source && !seen_source) {
+      seen_source = true;
+      if (r.check == Check::ok) source = &r;
+    }
+    if (r.check != Check::ok) continue;
+    if (r.kind != Kind::library && (best == nullptr || r.time.median_ms < best->time.median_ms)) {
       best = &r;
     }
   }
   if (best == nullptr) return "";
   std::string line = format("best version %s, %.4f ms: %.1fx %s's speed", best->version.c_str(),
                             best->time.median_ms, cpu_ms / best->time.median_ms, cpu.c_str());
-  if (seed != nullptr) line += format(", %.1fx v0's", seed->time.median_ms / best->time.median_ms);
+  if (source != nullptr) {
+    line += format(", %.1fx %s's", source->time.median_ms / best->time.median_ms,
+                   source->version.c_str());
+  }
   for (const TableRow& r : table.rows()) {
-    if (r.version[0] != 'v' && r.check == Check::ok && r.version.find(' ') == std::string::npos) {
+    if (r.kind == Kind::library && r.check == Check::ok && r.of.empty()) {
       line += format(", %.2fx %s's", r.time.median_ms / best->time.median_ms, r.version.c_str());
     }
   }

@@ -13,9 +13,11 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "clock.cuh"
 #include "device_report.cuh"
 #include "gpu_timing.cuh"
 #include "inputs.hpp"
+#include "lesson.cuh"
 #include "table.hpp"
 #include "testing.hpp"
 
@@ -385,17 +387,59 @@ TEST_CASE("ResultTable computes GB/s, % of copy and speedup, and marks skipped r
   CHECK(table.any_failed());
 }
 
-TEST_CASE("the best-version line compares first operations: v0, the libraries", "[table]") {
+TEST_CASE("the best-version line compares first operations: the source's row, the libraries",
+          "[table]") {
   course::ResultTable table("t", 1000.0, 10.0, "the CPU");
   const auto time = [](double ms) { return course::Timing{ms, ms, ms, 1}; };
-  table.add_checked("v0", "seed", time(2.0), 1e6, "");
+  table.add_checked("v0", "seed", time(2.0), 1e6, "").kind = course::Kind::source;
   table.add_checked("v1", "better", time(1.0), 1e6, "");
   table.add_checked("v2", "wrong", time(0.1), 1e6, "2 bins wrong");
-  table.add_checked("v1 find", "a second operation", time(0.05), 1e6, "");
-  table.add_checked("CUB", "library", time(0.5), 1e6, "");
-  table.add_checked("Thr find", "a library's second operation", time(0.01), 1e6, "");
+  table.add_checked("v1 find", "a second operation", time(0.05), 1e6, "").of = "v1";
+  table.add_checked("CUB", "library", time(0.5), 1e6, "").kind = course::Kind::library;
+  course::TableRow& thr =
+      table.add_checked("Thr find", "a library's second operation", time(0.01), 1e6, "");
+  thr.kind = course::Kind::library;
+  thr.of = "Thr";
   const std::string line = course::best_version_line(table, 10.0, "the CPU");
   CHECK(line == "best version v1, 1.0000 ms: 10.0x the CPU's speed, 2.0x v0's, 0.50x CUB's");
+}
+
+TEST_CASE("the best-version line reads each row's kind, never its name", "[table]") {
+  course::ResultTable table("t", 1000.0, 10.0, "the CPU");
+  const auto time = [](double ms) { return course::Timing{ms, ms, ms, 1}; };
+  table.add_skipped("v0", "the source's, not run", 1e6, "not in --only").kind =
+      course::Kind::source;
+  table.add_checked("s1", "the source's second program", time(3.0), 1e6, "").kind =
+      course::Kind::source;
+  table.add_checked("ring", "the course's, named like no version", time(1.0), 1e6, "");
+  table.add_checked("vendor", "a library named like a version", time(0.4), 1e6, "").kind =
+      course::Kind::library;
+  table.add_checked("v9 find", "a course row with a space and no `of`", time(0.8), 1e6, "");
+  const std::string line = course::best_version_line(table, 10.0, "the CPU");
+  // The first source row (v0) did not run, so no source is compared; "v9 find" is a version.
+  CHECK(line == "best version v9 find, 0.8000 ms: 12.5x the CPU's speed, 0.50x vendor's");
+}
+
+TEST_CASE("the --only filter chooses a second operation with its version, by its of alone",
+          "[cli]") {
+  course::Lesson lesson("99", "a test of --only", "things", 10);
+  const char* argv[] = {"lesson99", "--only", "v4,Thr"};
+  bool ran = false;
+  const int status = lesson.main(3, const_cast<char**>(argv), {"v3", "v4", "Thr"}, [&] {
+    const auto version = [](const char* name) {
+      return course::Version{name, "", "", [] {}, [] { return std::string(); }};
+    };
+    CHECK(lesson.chosen(version("v4")));
+    CHECK_FALSE(lesson.chosen(version("v3")));
+    CHECK(lesson.chosen(course::operation_of("v4", version("v4 find"))));
+    CHECK(lesson.chosen(course::operation_of("Thr", version("Thr miss"))));
+    CHECK_FALSE(lesson.chosen(course::operation_of("v3", version("v3 find"))));
+    CHECK_FALSE(lesson.chosen(version("v4 find")));  // a name with a space chooses nothing
+    ran = true;
+    return 0;
+  });
+  CHECK(status == 0);
+  CHECK(ran);
 }
 
 TEST_CASE("format fills a std::string like printf", "[table]") {
@@ -453,22 +497,39 @@ TEST_CASE("GuardedBuffer notices a write one element past the end", "[gpu]") {
   CHECK_FALSE(before.guards_intact());
 }
 
-TEST_CASE("time_gpu times with events and the copy bandwidth is plausible", "[gpu]") {
+TEST_CASE("a Clock's settings are copies and it refuses fewer than one run", "[timing]") {
+  const course::Clock clock(7);
+  const course::Clock changed = clock.warmups(0).budget_ms(5.0).keep_l2_warm();
+  CHECK(clock.reps() == 7);
+  CHECK(clock.warmups() == 2);
+  CHECK(clock.budget_ms() == 0.0);
+  CHECK(clock.flushes_l2());
+  CHECK(changed.reps() == 7);
+  CHECK(changed.warmups() == 0);
+  CHECK(changed.budget_ms() == 5.0);
+  CHECK_FALSE(changed.flushes_l2());
+  CHECK_THROWS(course::Clock(0));
+  CHECK_THROWS(clock.reps(0));
+}
+
+TEST_CASE("the Clock times with events (poison and prepare untimed) and the copy is plausible",
+          "[gpu]") {
   course::DeviceBuffer<float> a(1 << 24);
   course::DeviceBuffer<float> b(1 << 24);
-  int prepared = 0;
-  const course::Timing t = course::time_gpu(
-      [&] { ++prepared; },
+  std::string order;
+  const course::Timing t = course::Clock(5).warmups(1).time(
       [&] { CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), a.bytes(), cudaMemcpyDeviceToDevice)); },
-      5, 1);
-  CHECK(prepared == 6);
+      [&] { order += 'p'; }, [&] { order += 'r'; });
+  CHECK(order == "prprprprprpr");  // the poison, then the prepare, before each of 1 + 5 runs
   CHECK(t.reps == 5);
   CHECK(t.median_ms > 0.0);
   CHECK(t.min_ms <= t.median_ms);
-  // The busy kernel that queue_ahead() puts before each run (50 us) is not part of the time: an
-  // empty run takes next to nothing.
-  const course::Timing empty = course::time_gpu([] {}, 5, 1);
+  // The busy kernel that queue_ahead() puts before each run (50 us) is not part of the time, nor
+  // is the L2 flush: an empty run takes next to nothing, with the L2 flushed or kept warm.
+  const course::Timing empty = course::Clock(5).warmups(1).time([] {});
   CHECK(empty.median_ms < 0.02);
+  const course::Timing warm = course::Clock(5).warmups(1).keep_l2_warm().time([] {});
+  CHECK(warm.median_ms < 0.02);
   const double gbps = course::measure_copy_gbps(std::size_t{64} << 20, 3);
   CHECK(gbps > 10.0);      // any GPU of compute capability 7.0 or newer
   CHECK(gbps < 100000.0);  // and no GPU this decade

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -453,6 +454,38 @@ std::vector<std::string> common_include_problems(const fs::path& root) {
   return problems;
 }
 
+// What breaks "one clock" under `root`: a call of course::time_gpu outside the Clock
+// (common/clock.cuh; common/gpu_timing.cuh defines it), or common/ reaching into bench/ (an
+// include of its files, or the compile switch of the old lessonNN_nvbench build: NVBench plugs in
+// at link time).
+std::vector<std::string> clock_problems(const fs::path& root) {
+  const std::string call = std::string("time_gpu") + "(";
+  const std::set<std::string> clock_files = {"common/clock.cuh", "common/gpu_timing.cuh"};
+  const std::regex bench_include(R"(#\s*include\s*[<"][^>"]*(bench/|course_nvbench))");
+  std::vector<std::string> problems;
+  for (const char* top : {"common", "lessons", "exercises", "solutions", "bench"}) {
+    if (!fs::is_directory(root / top)) continue;
+    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() ||
+          (ext != ".cu" && ext != ".cuh" && ext != ".hpp" && ext != ".cpp" && ext != ".h")) {
+        continue;
+      }
+      const std::string name = entry.path().lexically_relative(root).generic_string();
+      const std::string text = read_file(entry.path());
+      if (clock_files.count(name) == 0 && text.find(call) != std::string::npos)
+        problems.push_back(name + ": calls time_gpu; time through course::Clock");
+      if (std::string(top) == "common" &&
+          (std::regex_search(text, bench_include) ||
+           text.find(std::string("COURSE_") + "NVBENCH") != std::string::npos)) {
+        problems.push_back(name + ": common/ reaches into bench/");
+      }
+    }
+  }
+  std::sort(problems.begin(), problems.end());
+  return problems;
+}
+
 }  // namespace
 
 TEST_CASE("every lesson folder meets the lesson contract", "[repository]") {
@@ -498,6 +531,35 @@ TEST_CASE("the contract check catches a half-built lesson", "[repository]") {
   const std::vector<std::string> after = contract_problems(root);
   INFO(joined(after));
   CHECK(after.empty());
+  fs::remove_all(root);
+}
+
+TEST_CASE("every GPU timing goes through course::Clock and common/ knows nothing of bench/",
+          "[repository]") {
+  const std::vector<std::string> problems = clock_problems(COURSE_SOURCE_DIR);
+  INFO(joined(problems));
+  CHECK(problems.empty());
+}
+
+TEST_CASE("the clock check catches a bare time_gpu call and an include of bench/", "[repository]") {
+  std::mt19937_64 rng(course::test::seed());
+  const fs::path root =
+      fs::temp_directory_path() / ("course_clock_" + std::to_string(rng() % 1000000000));
+  fs::remove_all(root);
+  const std::string call = std::string("course::time_gpu") + "([] {}, run, 5);\n";
+  write_file(root / "common/clock.cuh", call);
+  write_file(root / "common/gpu_timing.cuh", call);
+  write_file(root / "lessons/99_fake/experiments.cuh", call);
+  write_file(root / "common/lesson.cuh", std::string("#include \"course_") + "nvbench.cuh\"\n");
+  write_file(root / "common/other.hpp", std::string("#ifdef COURSE_") + "NVBENCH\n#endif\n");
+  write_file(root / "lessons/99_fake/main.cu", "clock.time(run);  // not time_gpu\n");
+  const std::vector<std::string> problems = clock_problems(root);
+  INFO(joined(problems));
+  CHECK(problems ==
+        std::vector<std::string>{
+            "common/lesson.cuh: common/ reaches into bench/",
+            "common/other.hpp: common/ reaches into bench/",
+            "lessons/99_fake/experiments.cuh: calls time_gpu; time through course::Clock"});
   fs::remove_all(root);
 }
 
@@ -640,20 +702,8 @@ TEST_CASE("the shape check catches a lesson without kernels/, a long header and 
   fs::remove_all(root);
 }
 
-// Until the part of issue 45 that moves NVBench out of common/ is merged, common/lesson.cuh
-// includes bench/'s course_nvbench.cuh: that one problem skips this test (CTest reads the
-// "SKIPPED: " line), and any other fails it. The coordinator removes kKnownCommonInclude after
-// merging.
-const std::string kKnownCommonInclude =
-    "common/lesson.cuh includes \"course_nvbench.cuh\", from bench/ or lessons/";
-
 TEST_CASE("common/ includes nothing from bench/ or lessons/", "[repository]") {
   const std::vector<std::string> problems = common_include_problems(COURSE_SOURCE_DIR);
-  if (problems == std::vector<std::string>{kKnownCommonInclude}) {
-    std::printf("SKIPPED: %s (known until bench/ plugs in at link time, issue 45)\n",
-                kKnownCommonInclude.c_str());
-    return;
-  }
   INFO(joined(problems));
   CHECK(problems.empty());
 }

@@ -16,7 +16,7 @@ namespace {
 
 int run(int argc, char** argv) {
   std::size_t n = std::size_t{100} << 20;
-  std::uint64_t seed = 2024;
+  std::uint64_t seed = course::kDefaultSeed;
   int reps = 5;
   std::string dist = "all";
   std::vector<std::string> all_dists = lesson01::dists().names();
@@ -24,9 +24,7 @@ int run(int argc, char** argv) {
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson01_cpu", "Histogram of n bytes on the CPU, three ways.");
   cli.cpu_only();
-  cli.number("--n", &n, "bytes to count", std::size_t{1})
-      .number("--seed", &seed, "seed of the random input")
-      .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
+  course::add_standard_flags(cli, &n, &seed, &reps, "bytes to count")
       .choice("--dist", &dist, all_dists, "input bytes: all, or one of the lesson's")
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kind.hpp"
 #include "kernels/library.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_global_atomics.cuh"
@@ -42,12 +43,14 @@ struct Version {
   const char* idea;
   Run<unsigned int> narrow;      // the seed's 32-bit counters (v0, v1); or else
   Run<unsigned long long> wide;  // 64-bit counters
+  course::Kind kind = course::Kind::course;
 };
 
 inline std::vector<Version> versions() {
   return {
-      {"v0", "global atomics (seed 1)", histogram_global_atomics, nullptr},
-      {"v1", "shared histogram per block (seed 2)", histogram_shared, nullptr},
+      {"v0", "global atomics (seed 1)", histogram_global_atomics, nullptr, course::Kind::source},
+      {"v1", "shared histogram per block (seed 2)", histogram_shared, nullptr,
+       course::Kind::source},
       {"v2", "64-bit global counters", nullptr, histogram_wide_bins},
       {"v3", "16-byte loads", nullptr, histogram_vector_loads},
       {"v4", "grid from occupancy", nullptr, histogram_occupancy_grid},

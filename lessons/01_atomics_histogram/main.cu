@@ -127,16 +127,17 @@ int run(course::Lesson& lesson, const Options& o) {
   std::vector<course::Version> versions;
   for (const lesson01::Version& v : lesson01::versions()) {
     if (v.narrow != nullptr) {
-      versions.push_back(
+      versions.push_back(course::as(
+          v.kind,
           {v.name, v.idea,
            narrow_wraps && !o.show_overflow
                ? "32-bit counters wrap past 2^32 bytes of one value; --show-overflow runs it"
                : "",
-           [&, v] { v.narrow(d_input.data(), n, d_narrow.data(), launch); }, narrow_check});
+           [&, v] { v.narrow(d_input.data(), n, d_narrow.data(), launch); }, narrow_check}));
     } else {
-      versions.push_back({v.name, v.idea, "",
-                          [&, v] { v.wide(d_input.data(), n, d_wide.data(), launch); },
-                          wide_check});
+      versions.push_back(course::as(
+          v.kind, {v.name, v.idea, "", [&, v] { v.wide(d_input.data(), n, d_wide.data(), launch); },
+                   wide_check}));
     }
   }
   // CUB as its documentation shows it, with the counter width the data needs (kernels.cuh).
@@ -144,11 +145,14 @@ int run(course::Lesson& lesson, const Options& o) {
   lesson01::CubHistogram<unsigned int> cub_narrow(n);
   lesson01::CubHistogram<unsigned long long> cub_wide(n);
   if (narrow) {
-    versions.push_back({"CUB", "cub::DeviceHistogram::HistogramEven", "",
-                        [&] { cub_narrow(d_input.data(), d_narrow.data()); }, narrow_check});
+    versions.push_back(
+        course::as(course::Kind::library,
+                   {"CUB", "cub::DeviceHistogram::HistogramEven", "",
+                    [&] { cub_narrow(d_input.data(), d_narrow.data()); }, narrow_check}));
   } else {
-    versions.push_back({"CUB", "cub::DeviceHistogram::HistogramEven, 64-bit counters", "",
-                        [&] { cub_wide(d_input.data(), d_wide.data()); }, wide_check});
+    versions.push_back(course::as(
+        course::Kind::library, {"CUB", "cub::DeviceHistogram::HistogramEven, 64-bit counters", "",
+                                [&] { cub_wide(d_input.data(), d_wide.data()); }, wide_check}));
   }
   lesson.run_versions(
       course::format("lesson01, n = %zu bytes, %s, on %s", n, dist.c_str(), report.props.name),
@@ -156,7 +160,7 @@ int run(course::Lesson& lesson, const Options& o) {
 
   whole_trip_v7(lesson, input, d_input, d_wide);
   lesson.write_csv(dist, {{"cpu_loop_ms", course::format("%.6f", loop_ms)}});
-  if (o.grid_sweep) lesson01::print_grid_sweep(d_input, n, d_wide, expected, lesson.reps());
+  if (o.grid_sweep) lesson01::print_grid_sweep(d_input, n, d_wide, expected, lesson.clock());
   return lesson.finish();
 }
 

@@ -41,14 +41,12 @@ void run_typed(std::size_t n, std::uint64_t seed, int reps, unsigned threads) {
 
 int run(int argc, char** argv) {
   std::size_t n = std::size_t{1} << 25;
-  std::uint64_t seed = 2024;
+  std::uint64_t seed = course::kDefaultSeed;
   int reps = 5;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson02_cpu", "The sum of n floats and of n ints on the CPU.");
   cli.cpu_only();
-  cli.number("--n", &n, "elements to sum", std::size_t{1})
-      .number("--seed", &seed, "seed of the random input")
-      .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
+  course::add_standard_flags(cli, &n, &seed, &reps, "elements to sum")
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);
   // One input at a time: n floats, then n ints.

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "kind.hpp"
 #include "kernels/library.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_v2_addressing.cuh"
@@ -43,12 +44,14 @@ struct Version {
   const char* idea;
   const char* finish;  // how the one result is reached
   Run<T> run;
+  course::Kind kind = course::Kind::course;
 };
 
 template <typename T>
 std::vector<Version<T>> versions() {
   return {
-      {"v0", "interleaved addressing (reduce0)", "passes", reduce_interleaved<T>},
+      {"v0", "interleaved addressing (reduce0)", "passes", reduce_interleaved<T>,
+       course::Kind::source},
       {"v1", "strided index (reduce1)", "passes", reduce_strided_index<T>},
       {"v2", "sequential addressing (reduce2)", "passes", reduce_sequential<T>},
       {"v3", "first add during the load", "passes", reduce_first_add<T>},

@@ -81,18 +81,18 @@ void print_float_sums(const std::vector<std::pair<std::string, T>>& results, T i
               (static_cast<double>(in_order) - expected) / bound);
 }
 
-// What the bounds check costs: v2's first pass with and without it (n a multiple of 256 only).
+// What the bounds check costs: v2's first pass with and without it (n a multiple of 256 only),
+// each run after the L2 flush, as the table's rows.
 template <typename T>
-void print_bounds_check_cost(const T* d_in, std::size_t n, T* partials, int reps) {
+void print_bounds_check_cost(const T* d_in, std::size_t n, T* partials,
+                             const course::Clock& clock) {
   if (n % lesson02::kThreads != 0) return;
   const unsigned blocks = static_cast<unsigned>(n / lesson02::kThreads);
   auto first_pass = [&](auto kernel) {
-    return course::time_gpu(
-        [&] {
-          kernel<<<blocks, lesson02::kThreads>>>(d_in, n, partials);
-          CUDA_CHECK_LAUNCH();
-        },
-        reps);
+    return clock.time([&] {
+      kernel<<<blocks, lesson02::kThreads>>>(d_in, n, partials);
+      CUDA_CHECK_LAUNCH();
+    });
   };
   const course::Timing checked = first_pass(lesson02::sequential_kernel<T, true>);
   const course::Timing unchecked = first_pass(lesson02::sequential_kernel<T, false>);
@@ -100,9 +100,11 @@ void print_bounds_check_cost(const T* d_in, std::size_t n, T* partials, int reps
               checked.median_ms, unchecked.median_ms);
 }
 
-// Exercise 4: v6 with each block size, and grids of n / (block size x elements per thread).
+// Exercise 4: v6 with each block size, and grids of n / (block size x elements per thread), each
+// run after the L2 flush, as the table's rows.
 template <typename T>
-void print_sweep(const T* d_in, std::size_t n, T* d_result, lesson02::Workspace<T>& ws, int reps) {
+void print_sweep(const T* d_in, std::size_t n, T* d_result, lesson02::Workspace<T>& ws,
+                 const course::Clock& clock) {
   using Run = void (*)(const T*, std::size_t, T*, lesson02::Workspace<T>&, lesson02::Launch, int);
   const int sizes[] = {64, 128, 256, 512, 1024};
   const Run runs[] = {lesson02::reduce_grid_stride<T, 64>, lesson02::reduce_grid_stride<T, 128>,
@@ -120,8 +122,8 @@ void print_sweep(const T* d_in, std::size_t n, T* d_result, lesson02::Workspace<
     std::printf("%8d", sizes[k]);
     for (std::size_t e : per_thread) {
       const std::size_t blocks = std::max<std::size_t>(1, n / (sizes[k] * e));
-      const course::Timing t = course::time_gpu(
-          [] {}, [&] { runs[k](d_in, n, d_result, ws, {}, static_cast<int>(blocks)); }, reps);
+      const course::Timing t =
+          clock.time([&] { runs[k](d_in, n, d_result, ws, {}, static_cast<int>(blocks)); });
       std::printf("   %8.4f (%6.0f)", t.median_ms,
                   static_cast<double>(n * sizeof(T)) / (t.median_ms * 1e6));
     }
@@ -171,19 +173,21 @@ int run(course::Lesson& lesson, const Options& o) {
   };
   std::vector<course::Version> versions;
   for (const lesson02::Version<T>& v : lesson02::versions<T>()) {
-    versions.push_back({v.name, std::string(v.idea) + "; " + v.finish, "",
-                        [&, v] { v.run(d_in.data(), n, d_result.data(), ws, {}); }, check(v.name)});
+    versions.push_back(course::as(
+        v.kind, {v.name, std::string(v.idea) + "; " + v.finish, "",
+                 [&, v] { v.run(d_in.data(), n, d_result.data(), ws, {}); }, check(v.name)}));
   }
   lesson02::CubSum<T> cub(n);
-  versions.push_back({"CUB", "cub::DeviceReduce::Sum", "",
-                      [&] { cub(d_in.data(), d_result.data()); }, check("CUB")});
+  versions.push_back(course::as(course::Kind::library,
+                                {"CUB", "cub::DeviceReduce::Sum", "",
+                                 [&] { cub(d_in.data(), d_result.data()); }, check("CUB")}));
   lesson.run_versions(
       course::format("lesson02, n = %zu %ss, %s, on %s", n, type, dist.c_str(), report.props.name),
       static_cast<double>(n * sizeof(T)), versions);
   if (!std::is_integral<T>::value) {
     print_float_sums(results, in_order, static_cast<double>(expected), bound);
   }
-  print_bounds_check_cost(d_in.data(), n, ws.partials(0), lesson.reps());
+  print_bounds_check_cost(d_in.data(), n, ws.partials(0), lesson.clock());
   lesson02::print_seed_range(d_in.data(), n, ws.partials(0));
 
   // The whole trip: copy in (from pageable memory), v7, copy the one result out.
@@ -195,7 +199,7 @@ int run(course::Lesson& lesson, const Options& o) {
         CUDA_CHECK(cudaMemcpy(&out, d_result.data(), sizeof(T), cudaMemcpyDeviceToHost));
       });
   lesson.write_csv(o.type + " " + dist, {{"size", course::size_text(n) + " " + o.type + "s"}});
-  if (o.sweep) print_sweep(d_in.data(), n, d_result.data(), ws, lesson.reps());
+  if (o.sweep) print_sweep(d_in.data(), n, d_result.data(), ws, lesson.clock());
   const bool strides_ok =
       !o.strides || lesson02::print_strides(lesson, input, d_in.data(), ws, report.copy_gbps);
   return lesson.finish(strides_ok);

@@ -16,16 +16,14 @@ namespace {
 
 int run(int argc, char** argv) {
   std::size_t n = std::size_t{33} << 20;
-  std::uint64_t seed = 2024;
+  std::uint64_t seed = course::kDefaultSeed;
   lesson03::Dist dist = lesson03::Dist::seed;
   int reps = 5;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson03_cpu", "The dot product of two float arrays on the CPU.");
   cli.cpu_only();
-  cli.number("--n", &n, "elements of each array", std::size_t{1})
-      .number("--seed", &seed, "seed of the random input")
+  course::add_standard_flags(cli, &n, &seed, &reps, "elements of each array")
       .choice("--dist", &dist, lesson03::dists())
-      .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000)
       .number("--threads", &threads, "threads for the threaded version", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);
   // Two arrays of n floats.

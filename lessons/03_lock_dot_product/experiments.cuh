@@ -156,8 +156,10 @@ inline bool show_race(std::size_t n, const Inputs& current, Dist dist,
   return correct_lock_ok;
 }
 
-// Exercise 3: what finishing under a lock costs as the grid grows.
-inline void print_lock_sweep(const float* a, const float* b, std::size_t n, int reps) {
+// Exercise 3: what finishing under a lock costs as the grid grows, each run after the L2 flush, as
+// the table's rows (one warm-up; a slow grid stops at the table's budget).
+inline void print_lock_sweep(const float* a, const float* b, std::size_t n,
+                             const course::Clock& clock) {
   Workspace ws;
   course::DeviceBuffer<float> c(1);
   std::printf(
@@ -167,11 +169,9 @@ inline void print_lock_sweep(const float* a, const float* b, std::size_t n, int 
   for (int blocks = 32; blocks <= kMaxBlocks; blocks *= 2) {
     std::printf("%8d", blocks);
     for (Run run : {dot_lock, dot_combining_lock, dot_atomic_add}) {
-      const course::Timing t = course::time_gpu(
-          [&] {
-            run(a, b, n, c.data(), ws, {nullptr, blocks});
-          },
-          reps, 1, nullptr, course::Lesson::kBudgetMs);
+      const course::Timing t = clock.warmups(1).budget_ms(course::Lesson::kBudgetMs).time([&] {
+        run(a, b, n, c.data(), ws, {nullptr, blocks});
+      });
       std::printf(" %12.4f", t.median_ms);
     }
     std::printf("\n");

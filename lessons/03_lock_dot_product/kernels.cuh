@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "kind.hpp"
 #include "kernels/library.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_v1a_lock.cuh"
@@ -43,12 +44,13 @@ struct Version {
   Run run;
   int (*grid)(std::size_t n);  // its default grid
   int threads_per_block;
+  course::Kind kind = course::Kind::course;
 };
 
 inline std::vector<Version> versions() {
   return {
       {"v0", "the seed's lock: atomicCAS, no fence; 32 blocks", dot_seed_lock<>, seed_grid,
-       kThreads},
+       kThreads, course::Kind::source},
       {"v1a", "a correct lock (acquire, release); full grid", dot_lock, full_grid, kThreads},
       {"v1b", "the lock holder adds the waiting blocks' sums", dot_combining_lock, full_grid,
        kThreads},

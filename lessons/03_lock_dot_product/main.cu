@@ -172,15 +172,15 @@ int run(course::Lesson& lesson, const Options& o) {
     const double bound = lesson03::dot_error_bound(n, ref.magnitudes,
                                                    lesson03::shape_of(v, n, launch.blocks), whole);
     loosest = std::max(loosest, bound);
-    versions.push_back({v.name, v.idea, "", run, check(v.name, run, bound)});
+    versions.push_back(course::as(v.kind, {v.name, v.idea, "", run, check(v.name, run, bound)}));
   }
   // cuBLAS does not document its order of additions: it is held to the loosest bound above.
   lesson03::CublasDot cublas;
   const std::function<void()> cublas_run = [&] {
     cublas(d_in.a.data(), d_in.b.data(), n, d_c.data());
   };
-  versions.push_back(
-      {"cuBLAS", "cublasSdot", "", cublas_run, check("cuBLAS", cublas_run, loosest)});
+  versions.push_back(course::as(course::Kind::library, {"cuBLAS", "cublasSdot", "", cublas_run,
+                                                        check("cuBLAS", cublas_run, loosest)}));
   lesson.run_versions(course::format("lesson03, n = %zu floats (2 arrays), %s, on %s", n,
                                      dist.c_str(), report.props.name),
                       static_cast<double>(2 * n * sizeof(float)), versions);
@@ -193,7 +193,7 @@ int run(course::Lesson& lesson, const Options& o) {
   whole_trip_v4(lesson, in, d_c, ws);
   lesson.write_csv(dist, {{"size", course::size_text(n) + " floats"}});
   const bool race_ok = !o.show_race || lesson03::show_race(n, in, o.dist, d_in);
-  if (o.lock_sweep) lesson03::print_lock_sweep(d_in.a.data(), d_in.b.data(), n, lesson.reps());
+  if (o.lock_sweep) lesson03::print_lock_sweep(d_in.a.data(), d_in.b.data(), n, lesson.clock());
   return lesson.finish(race_ok);
 }
 

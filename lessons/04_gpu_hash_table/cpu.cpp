@@ -14,18 +14,17 @@ namespace {
 
 int run(int argc, char** argv) {
   std::size_t n = lesson04::kSeedKeys;
-  std::uint64_t seed = 2024;
+  std::uint64_t seed = course::kDefaultSeed;
   lesson04::Dist dist = lesson04::Dist::random;
   std::uint32_t buckets = lesson04::kSeedBuckets;
   int reps = 3;
   course::CommandLine cli("lesson04_cpu",
                           "The book's chained hash table and std::unordered_map, on the CPU.");
   cli.cpu_only();
-  cli.number("--n", &n, "keys to insert", std::size_t{1}, lesson04::kMaxKeys)
-      .number("--seed", &seed, "seed of the random input")
+  course::add_standard_flags(cli, &n, &seed, &reps, "keys to insert", lesson04::kMaxKeys,
+                             "timed runs per version; the median is reported", 1000)
       .choice("--dist", &dist, lesson04::dists())
-      .number("--buckets", &buckets, "buckets of the book's table", 1u, 0xFFFFFFFFu)
-      .number("--reps", &reps, "timed runs per version; the median is reported", 1, 1000);
+      .number("--buckets", &buckets, "buckets of the book's table", 1u, 0xFFFFFFFFu);
   course::parse_or_exit(cli, argc, argv);
   // The keys (4 bytes each), the book's pool of entries (16 each) and its heads (8 per bucket), and
   // std::unordered_map of the first keys: a copy of them (4), a node per key (16 bytes, 32 with the

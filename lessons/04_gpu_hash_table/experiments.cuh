@@ -52,9 +52,11 @@ inline bool show_race(const std::vector<std::uint32_t>& keys, DeviceData& d) {
   return v1_ok;
 }
 
-// Exercise 4: the chained versions against the bucket count.
-inline void print_bucket_sweep(const std::vector<std::uint32_t>& keys, DeviceData& d, int reps,
-                               int blocks) {
+// Exercise 4: the chained versions against the bucket count. Each run after the L2 flush, as the
+// table's rows, then the table's clear (one warm-up; a slow count stops at the table's budget).
+inline void print_bucket_sweep(const std::vector<std::uint32_t>& keys, DeviceData& d,
+                               const course::Clock& lesson_clock, int blocks) {
+  const course::Clock clock = lesson_clock.warmups(1).budget_ms(course::Lesson::kBudgetMs);
   const std::size_t n = keys.size();
   std::printf(
       "\nbucket sweep: Mkeys/s of v1 (a lock per bucket) and v2 (a CAS on the head) by bucket "
@@ -65,12 +67,11 @@ inline void print_bucket_sweep(const std::vector<std::uint32_t>& keys, DeviceDat
     std::printf("%10s", course::size_text(std::size_t{1} << log2).c_str());
     bool ok = true;
     for (ChainedInsert insert : {insert_locked, insert_lock_free}) {
-      const course::Timing t =
-          course::time_gpu([&] { table.clear(); },
-                           [&] {
-                             insert(d.keys.data(), n, table, {nullptr, blocks});
-                           },
-                           reps, 1, nullptr, course::Lesson::kBudgetMs);
+      const course::Timing t = clock.time(
+          [&] {
+            insert(d.keys.data(), n, table, {nullptr, blocks});
+          },
+          {}, [&] { table.clear(); });
       ok = ok && table.check(keys).ok(n);
       std::printf(" %12.1f", mkeys_per_s(n, t.median_ms));
     }
@@ -79,8 +80,11 @@ inline void print_bucket_sweep(const std::vector<std::uint32_t>& keys, DeviceDat
 }
 
 // Exercise 4: open addressing against the load factor, for v4 and v5 with three window sizes.
-inline bool print_load_sweep(std::size_t n, DeviceData& d, int reps,
+// Each run after the L2 flush, as the table's rows (then the clear before an insert); the inserts
+// have one warm-up, the finds two; a slow one stops at the table's budget.
+inline bool print_load_sweep(std::size_t n, DeviceData& d, const course::Clock& lesson_clock,
                              const std::vector<std::uint32_t>& expected_hits, Hash hash) {
+  const course::Clock clock = lesson_clock.budget_ms(course::Lesson::kBudgetMs);
   struct Column {
     const char* name;
     OpenInsert insert;
@@ -106,14 +110,13 @@ inline bool print_load_sweep(std::size_t n, DeviceData& d, int reps,
     std::printf("%6.1f", tenths / 10.0);
     bool ok = true;
     for (const Column& c : columns) {
-      const course::Timing insert =
-          course::time_gpu([&] { table.clear(); }, [&] { c.insert(d.keys.data(), n, table, {}); },
-                           reps, 1, nullptr, course::Lesson::kBudgetMs);
+      const course::Timing insert = clock.warmups(1).time(
+          [&] { c.insert(d.keys.data(), n, table, {}); }, {}, [&] { table.clear(); });
       table.throw_if_full();
       const auto hit = time_find([&] { c.find(d.keys.data(), n, table, d.found.data(), {}); }, d,
-                                 reps, expected_hits);
+                                 clock, expected_hits);
       const auto miss = time_find([&] { c.find(d.absent.data(), n, table, d.found.data(), {}); }, d,
-                                  reps, misses);
+                                  clock, misses);
       ok = ok && hit.second.empty() && miss.second.empty();
       std::printf(" %6.2f /%5.2f /%5.2f", mkeys_per_s(n, insert.median_ms) / 1e3,
                   mkeys_per_s(n, hit.first.median_ms) / 1e3,

@@ -176,8 +176,8 @@ int run(course::Lesson& lesson, const Options& o) {
   lesson.write_csv(o.book_hash ? dist + ", book's hash" : dist,
                    {{"size", course::size_text(n) + " keys"}});
   if (o.show_race && !lesson04::show_race(keys, d)) ok = false;
-  if (o.bucket_sweep) lesson04::print_bucket_sweep(keys, d, lesson.reps(), o.blocks);
-  if (o.load_sweep && !lesson04::print_load_sweep(n, d, lesson.reps(), cpu.hits, hash)) ok = false;
+  if (o.bucket_sweep) lesson04::print_bucket_sweep(keys, d, lesson.clock(), o.blocks);
+  if (o.load_sweep && !lesson04::print_load_sweep(n, d, lesson.clock(), cpu.hits, hash)) ok = false;
   if (o.region_sweep && !lesson04::print_region_sweep(lesson, cpu, d, open, scratch)) ok = false;
   return lesson.finish(ok);
 }

@@ -38,12 +38,12 @@ inline std::string wrong_answers(const course::DeviceBuffer<std::uint32_t>& foun
   return wrong == 0 ? std::string() : course::format("%zu of %zu lookups wrong", wrong, got.size());
 }
 
-// Runs find into d.found (poisoned first, untimed) and compares with `expected`.
+// Runs find into d.found (poisoned first, untimed) on `clock` and compares with `expected`.
 template <typename Find>
-std::pair<course::Timing, std::string> time_find(Find&& find, DeviceData& d, int reps,
+std::pair<course::Timing, std::string> time_find(Find&& find, DeviceData& d,
+                                                 const course::Clock& clock,
                                                  const std::vector<std::uint32_t>& expected) {
-  const course::Timing t = course::time_gpu([&] { d.found.fill_bytes(0xA5); }, find, reps, 2,
-                                            nullptr, course::Lesson::kBudgetMs);
+  const course::Timing t = clock.time(find, [&] { d.found.fill_bytes(0xA5); });
   return {t, wrong_answers(d.found, expected)};
 }
 
@@ -122,7 +122,7 @@ struct Rows {
 inline void add_chained(Rows& rows, bool show_race, const Launch& launch, ChainedTable* seed_sized,
                         ChainedTable* load_sized) {
   auto add = [&](const char* name, const char* idea, ChainedInsert insert, ChainedTable* t,
-                 bool may_fail) {
+                 bool may_fail, course::Kind kind) {
     Rows* r = &rows;
     course::Version v{name,
                       idea,
@@ -134,14 +134,17 @@ inline void add_chained(Rows& rows, bool show_race, const Launch& launch, Chaine
                       },
                       [t] { t->clear(); }};
     v.may_fail = may_fail;
+    v.kind = kind;
     rows.add(std::move(v), rows.cpu.book_ms);
   };
   if (show_race) {
     add("v0", "the book's: a lock per bucket, taken lane by lane", insert_seed_lock<false>,
-        seed_sized, true);
+        seed_sized, true, course::Kind::source);
   }
-  for (const ChainedVersion& v : chained_versions())
-    add(v.name, v.idea, v.insert, v.sized_from_load_factor ? load_sized : seed_sized, false);
+  for (const ChainedVersion& v : chained_versions()) {
+    add(v.name, v.idea, v.insert, v.sized_from_load_factor ? load_sized : seed_sized, false,
+        course::Kind::course);
+  }
 }
 
 // Open addressing, checked slot by slot against the map; the sorted array, through its lookups.
@@ -163,16 +166,19 @@ inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted
               [open] { open->clear(); }},
              rows.cpu.map_ms);
   }
-  rows.add({"CUB", "sorted array: cub::DeviceRadixSort::SortPairs", "",
-            [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
-            [r, sorted] {
-              sorted->find(r->d.keys.data(), r->n, r->d.found.data());
-              return wrong_answers(r->d.found, r->cpu.hits);
-            }},
+  rows.add(course::as(course::Kind::library,
+                      {"CUB", "sorted array: cub::DeviceRadixSort::SortPairs", "",
+                       [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
+                       [r, sorted] {
+                         sorted->find(r->d.keys.data(), r->n, r->d.found.data());
+                         return wrong_answers(r->d.found, r->cpu.hits);
+                       }}),
            rows.cpu.map_ms);
 }
 
-// Find, for present keys and for absent ones, on each table built again (untimed) first.
+// Find, for present keys and for absent ones, on each table built again (untimed) first: a second
+// operation of the version that built the table ("v4 find" of v4), or of the sorted array ("Thr
+// find" of the library row --only calls "Thr").
 inline void add_finds(Rows& rows, OpenTable* open, SortedTable* sorted,
                       const std::vector<std::uint32_t>* misses, Launch launch) {
   Rows* r = &rows;
@@ -185,30 +191,35 @@ inline void add_finds(Rows& rows, OpenTable* open, SortedTable* sorted,
     const double cpu_ms = present ? rows.cpu.hit_ms : rows.cpu.miss_ms;
     const auto check = [r, expected] { return wrong_answers(r->d.found, *expected); };
     for (const OpenVersion& v : open_versions()) {
-      rows.add({v.name + row,
-                v.idea + which,
-                "",
-                [r, v, open, queries, launch] {
-                  v.find(queries, r->n, *open, r->d.found.data(), launch);
-                },
-                check,
-                {},
-                [r, v, open, launch] {
-                  open->clear();
-                  v.insert(r->d.keys.data(), r->n, *open, launch);
-                },
-                bytes},
+      rows.add(course::operation_of(v.name, {v.name + row,
+                                             v.idea + which,
+                                             "",
+                                             [r, v, open, queries, launch] {
+                                               v.find(queries, r->n, *open, r->d.found.data(),
+                                                      launch);
+                                             },
+                                             check,
+                                             {},
+                                             [r, v, open, launch] {
+                                               open->clear();
+                                               v.insert(r->d.keys.data(), r->n, *open, launch);
+                                             },
+                                             bytes}),
                cpu_ms);
     }
-    rows.add({"Thr" + row,
-              "sorted array: thrust::upper_bound" + which,
-              "",
-              [r, sorted, queries] { sorted->find(queries, r->n, r->d.found.data()); },
-              check,
-              {},
-              [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
-              bytes},
-             cpu_ms);
+    rows.add(
+        course::operation_of(
+            "Thr",
+            course::as(course::Kind::library,
+                       {"Thr" + row,
+                        "sorted array: thrust::upper_bound" + which,
+                        "",
+                        [r, sorted, queries] { sorted->find(queries, r->n, r->d.found.data()); },
+                        check,
+                        {},
+                        [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
+                        bytes})),
+        cpu_ms);
   }
 }
 

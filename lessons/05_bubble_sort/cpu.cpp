@@ -18,16 +18,14 @@ constexpr std::size_t kOddEvenMaxN = std::size_t{1} << 18;  // about half a minu
 
 int run(int argc, char** argv) {
   std::size_t n = lesson05::kSeedN;
-  std::uint64_t seed = 2024;
+  std::uint64_t seed = course::kDefaultSeed;
   lesson05::Dist dist = lesson05::Dist::perm;
   int reps = 5;
   course::CommandLine cli("lesson05_cpu",
                           "The seed's host odd-even sort beside std::sort, on the CPU.");
   cli.cpu_only();
-  cli.number("--n", &n, "floats to sort", std::size_t{1})
-      .number("--seed", &seed, "seed of the random input")
-      .choice("--dist", &dist, lesson05::dists())
-      .number("--reps", &reps, "timed runs per version; the median is reported", 1, 10000);
+  course::add_standard_flags(cli, &n, &seed, &reps, "floats to sort")
+      .choice("--dist", &dist, lesson05::dists());
   course::parse_or_exit(cli, argc, argv);
   // The input, the reference's sorted copy, and one more copy for each other sort.
   course::require_host_memory(cli.program(), course::format("--n %zu", n),

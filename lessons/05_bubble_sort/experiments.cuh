@@ -74,8 +74,9 @@ struct Waves {
   }
 };
 
-// Times one launch of one full wave: every resident block sorts one segment.
-inline Waves measure_waves(const Launch& launch, std::uint64_t seed, int reps) {
+// Times one launch of one full wave: every resident block sorts one segment. Each run after the L2
+// flush, as the table's rows.
+inline Waves measure_waves(const Launch& launch, std::uint64_t seed, const course::Clock& clock) {
   const std::size_t segment_bytes = 2 * static_cast<std::size_t>(launch.threads) * sizeof(float);
   Waves w{course::sm_count(), 0, 0, 0};
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&w.per_sm, odd_even_segment_kernel<true>,
@@ -84,14 +85,13 @@ inline Waves measure_waves(const Launch& launch, std::uint64_t seed, int reps) {
   const std::size_t n = w.resident * 2 * static_cast<std::size_t>(launch.threads);
   const course::DeviceBuffer<float> d_in(make_input(n, Dist::uniform, seed + 1));
   course::DeviceBuffer<float> d_out(n);
-  w.wave_ms = course::time_gpu(
-                  [&] {
+  w.wave_ms = clock
+                  .time([&] {
                     odd_even_segment_kernel<true>
                         <<<static_cast<unsigned>(w.resident), launch.threads, segment_bytes>>>(
                             d_in.data(), d_out.data(), n, 0);
                     CUDA_CHECK_LAUNCH();
-                  },
-                  reps)
+                  })
                   .median_ms;
   return w;
 }
@@ -165,7 +165,7 @@ inline std::string sweep_row(course::Lesson& lesson, std::size_t n, const Launch
 // Exercise 3 and the quadratic curve: the odd-even versions, v8 and CUB's two sorts, by n, on
 // uniform floats.
 inline bool sweep(course::Lesson& lesson, std::size_t max_n, const Launch& launch) {
-  const Waves w = measure_waves(launch, lesson.options().seed, lesson.reps());
+  const Waves w = measure_waves(launch, lesson.options().seed, lesson.clock());
   const std::size_t segment = 2 * static_cast<std::size_t>(launch.threads);
   std::printf(
       "\nsweep: median ms by n (uniform floats; - : not run, past its limit or after a run of "

@@ -32,6 +32,7 @@
 #include "kernels/v4_bitonic_block.cuh"
 #include "kernels/v5_v8_bitonic_any_n.cuh"
 #include "kernels/v9_merge_path.cuh"
+#include "kind.hpp"
 #include "kernels/v9_merge_sort.cuh"
 
 #include "kernels/libraries.cuh"
@@ -44,11 +45,13 @@ struct Version {
   Run run;
   // "" when the version takes n (with these launch settings); otherwise why not.
   std::string (*limit)(std::size_t n, const Launch& launch);
+  course::Kind kind = course::Kind::course;
 };
 
 inline const std::vector<Version>& versions() {
   static const std::vector<Version> all = {
-      {"v0", "seed: one block, shared memory, n/2+1 rounds", sort_v0, v0_limit},
+      {"v0", "seed: one block, shared memory, n/2+1 rounds", sort_v0, v0_limit,
+       course::Kind::source},
       {"v1", "the same in global memory (seed ex. 1)", sort_v1, v1_limit},
       {"v2", "blocks sort segments, host alternates (ex. 2)", sort_v2, v2_limit},
       {"v3", "v2 for any n: pad with the last float", sort_v3, v3_limit},

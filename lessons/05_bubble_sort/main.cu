@@ -84,29 +84,33 @@ void add_libraries(std::vector<course::Version>& versions, const course::DeviceB
   const std::size_t n = d_in.size();
   const std::string library_limit = n <= lesson05::kLibraryMaxN ? "" : "n >= 2^31";
   const char* zeros_note = "checked with -0.0 == +0.0, the order of its radix sort";
-  versions.push_back({"Thrust",
-                      "thrust::sort (in place; allocates scratch)",
-                      library_limit,
-                      [&, n] { lesson05::thrust_sort(d_out.data(), n); },
-                      check(true),
-                      [&, n] {
-                        CUDA_CHECK(cudaMemcpyAsync(d_out.data(), d_in.data(), n * sizeof(float),
-                                                   cudaMemcpyDeviceToDevice));
-                      },
-                      {},
-                      0,
-                      zeros_note});
-  versions.push_back({"CUB-merge", "DeviceMergeSort::SortKeysCopy (comparisons), scratch kept",
-                      library_limit, [&] { merge(d_in.data(), d_out.data()); }, check(false)});
-  versions.push_back({"CUB",
-                      "DeviceRadixSort::SortKeys, scratch kept",
-                      library_limit,
-                      [&, n] { cub(d_in.data(), d_out.data()); },
-                      check(true),
-                      {},
-                      {},
-                      0,
-                      zeros_note});
+  versions.push_back(
+      course::as(course::Kind::library, {"Thrust",
+                                         "thrust::sort (in place; allocates scratch)",
+                                         library_limit,
+                                         [&, n] { lesson05::thrust_sort(d_out.data(), n); },
+                                         check(true),
+                                         [&, n] {
+                                           CUDA_CHECK(cudaMemcpyAsync(d_out.data(), d_in.data(),
+                                                                      n * sizeof(float),
+                                                                      cudaMemcpyDeviceToDevice));
+                                         },
+                                         {},
+                                         0,
+                                         zeros_note}));
+  versions.push_back(
+      course::as(course::Kind::library,
+                 {"CUB-merge", "DeviceMergeSort::SortKeysCopy (comparisons), scratch kept",
+                  library_limit, [&] { merge(d_in.data(), d_out.data()); }, check(false)}));
+  versions.push_back(course::as(course::Kind::library, {"CUB",
+                                                        "DeviceRadixSort::SortKeys, scratch kept",
+                                                        library_limit,
+                                                        [&, n] { cub(d_in.data(), d_out.data()); },
+                                                        check(true),
+                                                        {},
+                                                        {},
+                                                        0,
+                                                        zeros_note}));
 }
 
 int run(course::Lesson& lesson, const Options& o) {
@@ -134,8 +138,9 @@ int run(course::Lesson& lesson, const Options& o) {
   };
   std::vector<course::Version> versions;
   for (const lesson05::Version& v : lesson05::versions()) {
-    versions.push_back({v.name, v.idea, v.limit(n, launch),
-                        [&, v] { v.run(d_in.data(), d_out.data(), n, launch); }, check(false)});
+    versions.push_back(course::as(
+        v.kind, {v.name, v.idea, v.limit(n, launch),
+                 [&, v] { v.run(d_in.data(), d_out.data(), n, launch); }, check(false)}));
   }
   lesson05::CubSort cub(n <= lesson05::kLibraryMaxN && lesson.chosen("CUB") ? n : 0);
   lesson05::CubMergeSort merge(n <= lesson05::kLibraryMaxN && lesson.chosen("CUB-merge") ? n : 0);

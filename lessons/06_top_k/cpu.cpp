@@ -3,6 +3,7 @@
 // largest with duplicates), with the seed's `{0}` start of the list as an option. Build alone:
 //   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson06_cpu
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -17,7 +18,7 @@ namespace {
 struct Options {
   std::size_t n = lesson06::kSeedN;
   std::size_t k = lesson06::kSeedK;
-  std::uint64_t seed = 2024;
+  std::uint64_t seed = course::kDefaultSeed;
   lesson06::Dist dist = lesson06::Dist::seed;
   std::string type = "int";
   int reps = 3;
@@ -81,12 +82,12 @@ int main(int argc, char** argv) {
     course::CommandLine cli("lesson06_cpu",
                             "The seed's CPU top-k (an insertion list) beside std::partial_sort "
                             "and std::nth_element.");
-    cli.number("--n", &o.n, "values to select from", std::size_t{1})
+    course::add_standard_flags(cli, &o.n, &o.seed, &o.reps, "values to select from",
+                               std::numeric_limits<std::size_t>::max(),
+                               "timed runs per method; the median is reported")
         .number("--k", &o.k, "how many of the largest to find (1 to n)", std::size_t{1})
-        .number("--seed", &o.seed, "seed of the random input")
         .choice("--dist", &o.dist, lesson06::dists())
         .choice("--type", &o.type, {"int", "float"}, "the values' type")
-        .number("--reps", &o.reps, "timed runs per method; the median is reported", 1, 10000)
         .flag("--seed-init", &o.seed_init,
               "start the list as the seed's CPU version does, at {0}: every slot 0 (exit status 0 "
               "even when that is wrong)");

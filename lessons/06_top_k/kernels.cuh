@@ -35,6 +35,7 @@
 #include "kernels/v3_radix_select.cuh"
 #include "kernels/v4_warp_select.cuh"
 #include "kernels/v5_sampled_filter.cuh"
+#include "kind.hpp"
 #include "kernels/workspace.cuh"
 
 #include "kernels/libraries.cuh"
@@ -51,13 +52,14 @@ struct Version {
   std::string (*limit)(std::size_t n, std::size_t k, const Launch& launch);
   void (*run)(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
               Workspace<T>& ws);
+  course::Kind kind = course::Kind::course;
 };
 
 template <typename T>
 const std::vector<Version<T>>& versions() {
   static const std::vector<Version<T>> all = {
       {"v0", "seed: a thread per value, insertion lists, O(k^2) merges, distinct", true, false,
-       seed_limit, top_k_v0<T>},
+       seed_limit, top_k_v0<T>, course::Kind::source},
       {"v1", "32 blocks, O(k) two-pointer merge, duplicates kept", false, false, v1_limit,
        top_k_v1<T>},
       {"v2", "lists in dynamic shared memory, opt-in past 48 KiB", false, false, v2_limit,

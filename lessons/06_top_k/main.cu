@@ -139,10 +139,10 @@ int run(course::Lesson& lesson, const Options& o) {
   std::vector<course::Version> versions;
   for (const lesson06::Version<T>& v : lesson06::versions<T>()) {
     const T* source = v.distinct ? managed_in.data() : d_in.data();
-    versions.push_back(
-        {v.name, v.idea, v.limit(n, k, launch),
-         [&, v, source] { v.run(source, n, k, out.values.data(), out.indices.data(), ws); },
-         checked({v.distinct, v.indices, false})});
+    versions.push_back(course::as(
+        v.kind, {v.name, v.idea, v.limit(n, k, launch),
+                 [&, v, source] { v.run(source, n, k, out.values.data(), out.indices.data(), ws); },
+                 checked({v.distinct, v.indices, false})}));
   }
   lesson06::Libraries<T> libraries(lesson, n);
   libraries.add_to(versions, d_in.data(), n, k, out, checked);

@@ -7,8 +7,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "clock.cuh"
 #include "device_memory.hpp"
-#include "gpu_timing.cuh"
 #include "gpus.cuh"
 #include "launch.hpp"
 #include "nccl.cuh"
@@ -133,19 +133,21 @@ inline LinkBandwidth measure_link(Gpus& gpus, std::size_t bytes, int reps) {
   gpus.settle();
   OnDevice on(gpus.device(0));
   const cudaStream_t timer = nullptr;  // rank 0's GPU's default stream
+  // The L2 stays warm: a peer copy's speed is the link's, far below either GPU's memory, and a
+  // flush would empty only rank 0's GPU's L2, not rank 1's, which the copy reads.
+  const course::Clock clock = course::Clock(reps).on(timer).keep_l2_warm();
   auto time = [&](bool both) {
-    return course::time_gpu(
-               [&] {
-                 gpus.fork(timer);
-                 CUDA_CHECK(cudaMemcpyPeerAsync(to[0].data(), gpus.device(0), from[1].data(),
-                                                gpus.device(1), bytes, gpus.stream(0)));
-                 if (both) {
-                   CUDA_CHECK(cudaMemcpyPeerAsync(to[1].data(), gpus.device(1), from[0].data(),
-                                                  gpus.device(0), bytes, gpus.stream(1)));
-                 }
-                 gpus.join(timer);
-               },
-               reps)
+    return clock
+        .time([&] {
+          gpus.fork(timer);
+          CUDA_CHECK(cudaMemcpyPeerAsync(to[0].data(), gpus.device(0), from[1].data(),
+                                         gpus.device(1), bytes, gpus.stream(0)));
+          if (both) {
+            CUDA_CHECK(cudaMemcpyPeerAsync(to[1].data(), gpus.device(1), from[0].data(),
+                                           gpus.device(0), bytes, gpus.stream(1)));
+          }
+          gpus.join(timer);
+        })
         .median_ms;
   };
   const double one = time(false);

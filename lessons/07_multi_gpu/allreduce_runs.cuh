@@ -63,6 +63,7 @@ inline std::vector<course::Version> allreduce_versions(Gpus& gpus, Vectors& vect
     versions.push_back(v);
   }
   course::Version nccl{"NCCL", "ncclAllReduce", "", [] {}, check};
+  nccl.kind = course::Kind::library;
 #if COURSE_HAVE_NCCL
   if (too_few) {
     nccl.limit = "needs 2 GPUs";
@@ -182,10 +183,11 @@ inline bool run_allreduce(course::Lesson& lesson, const std::vector<int>& device
       std::printf("\n\n");
     }
     const double bytes = static_cast<double>(n * sizeof(float));
+    // No best-version line: the rings are set against each other and NCCL by bandwidth, below.
     const course::ResultTable& table = lesson.run_versions(
         course::format("lesson07, all-reduce of %zu floats on %s (%s); GB/s = algbw", n,
                        where(gpus).c_str(), lesson.report().props.name),
-        bytes, versions);
+        bytes, versions, false);
     std::printf(
         "bandwidth as nccl-tests report it: algbw = bytes / time, busbw = algbw * 2(G-1)/G\n");
     for (const course::TableRow& r : table.rows()) {

@@ -142,6 +142,7 @@ void run_combined(course::Lesson& lesson, Gpus& gpus, const Part& work, const Co
     course::Version v{name, list[i].idea, limit_of(list[i], run.too_few, gpus),
                       [&out, body] { body(out.data(), nullptr); },
                       [name, &check_out] { return check_out(name); }};
+    v.kind = list[i].kind;
     if (name == "v2" && !gpus.all_peers()) {
       v.note = "a GPU cannot reach another directly: v1's host staging ran instead";
     }

@@ -5,6 +5,7 @@
 // Build alone:
 //   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson07_cpu
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,16 +29,16 @@ void on_ranks(std::size_t n, int ranks, Body body) {
 
 int run(int argc, char** argv) {
   std::size_t n = std::size_t{1} << 28;
-  std::uint64_t seed = 2024;
+  std::uint64_t seed = course::kDefaultSeed;
   int reps = 5;
   std::string work = "hist";
   unsigned max_threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson07_cpu",
                           "Strong scaling on the CPU: threads as ranks, partials added in order.");
   cli.cpu_only();
-  cli.number("--n", &n, "bytes (hist) or floats per array (dot)", std::size_t{1})
-      .number("--seed", &seed, "seed of the random input")
-      .number("--reps", &reps, "timed runs per thread count; the median is reported", 1, 10000)
+  course::add_standard_flags(cli, &n, &seed, &reps, "bytes (hist) or floats per array (dot)",
+                             std::numeric_limits<std::size_t>::max(),
+                             "timed runs per thread count; the median is reported")
       .choice("--work", &work, {"hist", "dot"}, "what to compute")
       .number("--threads", &max_threads, "the most threads to try", 1u, 1024u);
   course::parse_or_exit(cli, argc, argv);

@@ -20,6 +20,7 @@
 
 #include <vector>
 
+#include "kind.hpp"
 #include "kernels/spread.cuh"
 #include "kernels/v0_v4_combiner.cuh"
 #include "kernels/works.cuh"
@@ -30,14 +31,18 @@ struct VersionInfo {
   const char* name;
   const char* idea;
   bool nccl;  // needs NCCL and distinct GPUs
+  course::Kind kind = course::Kind::course;
 };
 
+// This lesson's source is the course's own next step (lesson.json): the program it starts from is
+// v0, one GPU with lesson 01's or 03's best kernel, so v0 is the source's row the others beat.
 inline const std::vector<VersionInfo>& version_list() {
-  static const std::vector<VersionInfo> list = {{"v0", "one GPU, the lesson's best kernel", false},
-                                                {"v1", "each GPU its share; the host adds", false},
-                                                {"v2", "peer copies to GPU 0, no host", false},
-                                                {"v3", "NCCL: one ncclReduce", true},
-                                                {"v4", "chunks: reduce one, compute next", true}};
+  static const std::vector<VersionInfo> list = {
+      {"v0", "one GPU, the lesson's best kernel", false, course::Kind::source},
+      {"v1", "each GPU its share; the host adds", false},
+      {"v2", "peer copies to GPU 0, no host", false},
+      {"v3", "NCCL: one ncclReduce", true},
+      {"v4", "chunks: reduce one, compute next", true}};
   return list;
 }
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "bootstrap.hpp"
+#include "clock.cuh"
 #include "gpus.cuh"
 #include "kernels.cuh"
 #include "nccl.cuh"
@@ -70,8 +71,7 @@ inline RankReport rank_rounds(const RankJob& job, int rank, int ranks, int devic
       NCCL_CHECK(ncclAllReduce(out, out, static_cast<std::size_t>(width), nccl_type<Value>(),
                                ncclSum, comm, timer));
     };
-    course::L2Flush l2(course::l2_bytes());
-    report.median_ms = course::time_gpu([&] { l2.flush(timer); }, round, job.reps).median_ms;
+    report.median_ms = course::Clock(job.reps).on(timer).time(round).median_ms;
     std::vector<Value> values(static_cast<std::size_t>(width));
     CUDA_CHECK(
         cudaMemcpy(values.data(), out, values.size() * sizeof(Value), cudaMemcpyDeviceToHost));

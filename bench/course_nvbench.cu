@@ -1,15 +1,17 @@
-// NVBench as a second clock for the course's tables. A lesson program built with COURSE_NVBENCH
-// (the lessonNN_nvbench targets, bench/CMakeLists.txt) runs exactly as lessonNN does, on the same
-// input, with the same checks, but its table's times come from NVBench instead of the course's
-// timer (common/gpu_timing.cuh): each version becomes one NVBench benchmark, measured cold (NVBench
-// flushes the L2 before every sample), with the version's poison and prepare steps outside the
-// timed region, and the bytes the table counts declared as global memory reads, so that NVBench
-// reports bandwidth too. What follows --nvbench goes to NVBench's own options:
+// NVBench as a second clock for the course's tables, plugged in at link time: this file is compiled
+// into the lessonNN_nvbench programs only (bench/nvbench.cmake), beside the lesson's own main.cu.
+// Before main() it registers itself as the table backend of the course's driver (TableBackend,
+// common/lesson.cuh), which adds the --nvbench flag to those programs. Such a program then runs
+// exactly as lessonNN does, on the same input, with the same checks, but its table's times come
+// from NVBench instead of the course's clock (common/clock.cuh): each version becomes one NVBench
+// benchmark, measured cold (NVBench flushes the L2 before every sample), with the version's poison
+// and prepare steps outside the timed region, and the bytes the table counts declared as global
+// memory reads, so that NVBench reports bandwidth too. What follows --nvbench goes to NVBench's
+// own options:
 //
 //   lesson02_nvbench --n 2^28 --nvbench "--json lesson02.json --min-samples 20"
 //
 // scripts/timer_check.py runs both programs and sets the two clocks side by side.
-#pragma once
 
 #include <cuda_runtime.h>
 
@@ -25,7 +27,9 @@
 #include <nvbench/nvbench.cuh>
 
 #include "check.hpp"
+#include "cli.hpp"
 #include "gpu_timing.cuh"
+#include "lesson.cuh"
 #include "timing.hpp"
 
 namespace course {
@@ -169,6 +173,43 @@ inline std::vector<Measured> measure(std::vector<Request> list, const std::strin
   }
   return out;
 }
+
+// The backend the driver calls: --nvbench's options, and the table's versions as requests.
+class NvbenchBackend : public TableBackend {
+ public:
+  void add_options(CommandLine& cli) override {
+    cli.text("--nvbench", &args_, "ARGS",
+             "NVBench's own options, in one argument: \"--json FILE --min-samples 20\"");
+  }
+
+  std::vector<Outcome> measure(const std::vector<Version>& versions, double bytes,
+                               const std::function<void()>& poison,
+                               const std::function<bool(const Version&)>& chosen) override {
+    std::vector<Request> list;
+    for (const Version& v : versions) {
+      if (!chosen(v) || !v.limit.empty()) continue;
+      list.push_back({v.name, v.setup,
+                      [&poison, &v] {
+                        if (poison) poison();
+                        if (v.prepare) v.prepare();
+                      },
+                      v.run, v.check, v.bytes > 0 ? v.bytes : bytes});
+    }
+    std::vector<Outcome> out;
+    for (const Measured& m : nvbench_clock::measure(list, args_))
+      out.push_back({m.time, m.mismatch});
+    return out;
+  }
+
+ private:
+  std::string args_;  // NVBench's own options
+};
+
+// Registered before main(): the driver finds it when the lesson is made.
+const bool registered = [] {
+  set_table_backend(std::make_unique<NvbenchBackend>());
+  return true;
+}();
 
 }  // namespace nvbench_clock
 }  // namespace course
