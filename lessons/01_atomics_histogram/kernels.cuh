@@ -24,7 +24,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "kind.hpp"
 #include "kernels/library.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_global_atomics.cuh"
@@ -32,6 +31,7 @@
 #include "kernels/v3_v4_vector_loads.cuh"
 #include "kernels/v5_warp_aggregated.cuh"
 #include "kernels/v6_v7_lane_copies.cuh"
+#include "kind.hpp"
 
 namespace lesson01 {
 

@@ -25,13 +25,13 @@
 #include <cstddef>
 #include <vector>
 
-#include "kind.hpp"
 #include "kernels/library.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_v2_addressing.cuh"
 #include "kernels/v3_v4_first_add_last_warp.cuh"
 #include "kernels/v5_shuffle.cuh"
 #include "kernels/v6_v7_grid_stride.cuh"
+#include "kind.hpp"
 
 namespace lesson02 {
 

@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <vector>
 
-#include "kind.hpp"
 #include "kernels/library.cuh"
 #include "kernels/settings.cuh"
 #include "kernels/v0_v1a_lock.cuh"
@@ -31,6 +30,7 @@
 #include "kernels/v2_atomic_add.cuh"
 #include "kernels/v3_two_pass.cuh"
 #include "kernels/v4_near_bandwidth.cuh"
+#include "kind.hpp"
 #include "reference.hpp"
 
 namespace lesson03 {

@@ -32,8 +32,8 @@
 #include "kernels/v4_bitonic_block.cuh"
 #include "kernels/v5_v8_bitonic_any_n.cuh"
 #include "kernels/v9_merge_path.cuh"
-#include "kind.hpp"
 #include "kernels/v9_merge_sort.cuh"
+#include "kind.hpp"
 
 #include "kernels/libraries.cuh"
 

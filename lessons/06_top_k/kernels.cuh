@@ -35,8 +35,8 @@
 #include "kernels/v3_radix_select.cuh"
 #include "kernels/v4_warp_select.cuh"
 #include "kernels/v5_sampled_filter.cuh"
-#include "kind.hpp"
 #include "kernels/workspace.cuh"
+#include "kind.hpp"
 
 #include "kernels/libraries.cuh"
 

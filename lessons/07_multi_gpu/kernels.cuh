@@ -20,10 +20,10 @@
 
 #include <vector>
 
-#include "kind.hpp"
 #include "kernels/spread.cuh"
 #include "kernels/v0_v4_combiner.cuh"
 #include "kernels/works.cuh"
+#include "kind.hpp"
 
 namespace lesson07 {
 
