@@ -59,12 +59,15 @@ class UsageError : public std::runtime_error {
 //   const course::Names<Dist> dists = {{"uniform", "random bytes"}, {"same", "one value"}};
 //   cli.choice("--dist", &dist, dists);   // sets dist from "--dist same"
 //   dists.name(Dist::same)                // "same"
+// An entry may carry the name it had before, still accepted for a release: with
+// {"source", "the book's input", "seed"}, "--dist seed" (old name) reads as "--dist source".
 template <typename Enum>
 class Names {
  public:
   struct Entry {
     std::string name;
     std::string help;
+    std::string old_name = {};
   };
   Names(std::initializer_list<Entry> entries) : entries_(entries) {}
 
@@ -73,6 +76,10 @@ class Names {
   }
   // Throws std::invalid_argument("unknown <what> <name>") for a name that is not in the list.
   Enum parse(const std::string& name, const std::string& what = "distribution") const {
+    for (std::size_t i = 0; i < entries_.size(); ++i) {
+      if (!entries_[i].old_name.empty() && entries_[i].old_name == name)
+        return static_cast<Enum>(i);
+    }
     return static_cast<Enum>(index_of(names(), name, what));
   }
   std::vector<std::string> names() const {
@@ -88,11 +95,13 @@ class Names {
       out.push_back(static_cast<Enum>(i));
     return out;
   }
-  // "uniform: random bytes; same: one value"
+  // "uniform: random bytes; same: one value", and "(old name x)" after an entry that has one
   std::string help() const {
     std::string out;
-    for (const Entry& e : entries_)
+    for (const Entry& e : entries_) {
       out += (out.empty() ? "" : "; ") + e.name + ": " + e.help;
+      if (!e.old_name.empty()) out += " (old name " + e.old_name + ")";
+    }
     return out;
   }
 
@@ -345,6 +354,13 @@ class CommandLine {
     return *this;
   }
 
+  // An option's name before it was renamed, still accepted for a release: old_name("--a", "--b")
+  // reads --a as --b (declared before this call). The help lists it as "(old name)".
+  CommandLine& old_name(const std::string& old, const std::string& name) {
+    old_names_.emplace_back(old, name);
+    return *this;
+  }
+
   // Parses argv[1..]. Throws UsageError on anything it does not accept. Returns false when
   // --help was given (nothing else is then checked).
   bool parse(int argc, const char* const* argv) {
@@ -401,6 +417,10 @@ class CommandLine {
       width = std::max(width, left.size());
       lines.emplace_back(left, right);
     }
+    for (const auto& [old, name] : old_names_) {
+      width = std::max(width, old.size());
+      lines.emplace_back(old, "(old name) the same as " + name);
+    }
     lines.emplace_back("--help", "print this help and exit");
     for (const auto& [left, right] : lines) {
       out +=
@@ -429,6 +449,9 @@ class CommandLine {
     options_.push_back({name, value_name, help, default_text, std::move(set), nullptr});
   }
   Option* find(const std::string& name) {
+    for (const auto& [old, renamed] : old_names_) {
+      if (old == name) return find(renamed);
+    }
     for (auto& o : options_) {
       if (o.name == name) return &o;
     }
@@ -438,6 +461,7 @@ class CommandLine {
   std::string program_;
   std::string summary_;
   std::vector<Option> options_;
+  std::vector<std::pair<std::string, std::string>> old_names_;
   bool uses_gpu_ = true;
 };
 

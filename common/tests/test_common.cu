@@ -169,6 +169,35 @@ TEST_CASE("Names gives a flag its words, its help and a value its name", "[cli]"
   CHECK(contains(cli.usage(), "--shape round|square"));
 }
 
+TEST_CASE("an old name of a flag or of a Names entry is read as the new name, for a release",
+          "[cli]") {
+  enum class Shape { round, square };
+  const course::Names<Shape> shapes = {{"round", "a circle", "disc"}, {"square", "four sides"}};
+  CHECK(shapes.parse("disc") == shapes.parse("round"));
+  CHECK(shapes.name(shapes.parse("disc")) == "round");
+  CHECK(shapes.help() == "round: a circle (old name disc); square: four sides");
+  for (const char* spelling : {"--fill", "--paint"}) {
+    CAPTURE(spelling);
+    Shape shape = Shape::square;
+    bool fill = false;
+    course::CommandLine cli("prog", "summary");
+    cli.choice("--shape", &shape, shapes)
+        .flag("--fill", &fill, "fill it")
+        .old_name("--paint", "--fill");
+    const char* args[] = {"prog", spelling, "--shape", "disc"};
+    REQUIRE(cli.parse(4, args));
+    CHECK(fill);
+    CHECK(shape == Shape::round);
+    CHECK(contains(cli.usage(), "  --paint "));
+    CHECK(contains(cli.usage(), " (old name) the same as --fill\n"));
+  }
+  course::CommandLine cli("prog", "summary");
+  bool fill = false;
+  cli.flag("--fill", &fill, "fill it").old_name("--paint", "--fill");
+  const char* both[] = {"prog", "--fill", "--paint"};
+  CHECK_THROWS_AS(cli.parse(3, both), course::UsageError);  // one flag, given twice
+}
+
 TEST_CASE("CommandLine rejects bad command lines with a message naming the option", "[cli]") {
   std::size_t n = 7;
   int reps = 3;

@@ -28,7 +28,7 @@ namespace lesson03 {
 enum class Dist { seed, uniform, integers };
 
 inline const course::Names<Dist>& dists() {
-  static const course::Names<Dist> names = {{"seed", "the book's a[i] = i, b[i] = 2i"},
+  static const course::Names<Dist> names = {{"source", "the book's a[i] = i, b[i] = 2i", "seed"},
                                             {"uniform", "floats in [-1, 1)"},
                                             {"integers", "whole numbers in [-4, 4]"}};
   return names;

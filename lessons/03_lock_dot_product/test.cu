@@ -120,6 +120,11 @@ TEST_CASE("the error bound holds a real float loop, and is zero only when it mus
   CHECK_FALSE(lesson03::dot_ok(std::nanf(""), 0.0, 1e30));
 }
 
+TEST_CASE("the input seed (old name) is the input source, for a release", "[cpu]") {
+  CHECK(lesson03::dists().parse("seed") == lesson03::dists().parse("source"));
+  CHECK(lesson03::dists().name(lesson03::dists().parse("seed")) == "source");
+}
+
 TEST_CASE("bad names and grids are refused", "[cpu]") {
   CHECK_THROWS_AS(lesson03::dists().parse("gaussian"), std::invalid_argument);
   CHECK_THROWS_AS(lesson03::check_grid(0), std::invalid_argument);

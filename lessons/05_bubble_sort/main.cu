@@ -32,9 +32,10 @@ void add_options(course::CommandLine& cli, Options* o) {
              "threads per block of v0 to v3 (a multiple of 32); the segment of v2 and v3 is "
              "twice this",
              32, 1024);
-  cli.flag("--seed-compare", &o->seed_compare,
+  cli.flag("--source-compare", &o->seed_compare,
            "run v0 with the seed's comparison (a < b) on the zeros and special inputs, and count "
-           "the elements it leaves out of place");
+           "the elements it leaves out of place")
+      .old_name("--seed-compare", "--source-compare");
   cli.flag("--sweep", &o->sweep,
            "time the host odd-even sort, v0, v1, v3, v8 and CUB at n = 2^10, 2^11, ... up to "
            "--sweep-max, each until a run takes 2 s; set v3 against the exercise-3 estimate");

@@ -88,9 +88,10 @@ int main(int argc, char** argv) {
         .number("--k", &o.k, "how many of the largest to find (1 to n)", std::size_t{1})
         .choice("--dist", &o.dist, lesson06::dists())
         .choice("--type", &o.type, {"int", "float"}, "the values' type")
-        .flag("--seed-init", &o.seed_init,
+        .flag("--source-init", &o.seed_init,
               "start the list as the seed's CPU version does, at {0}: every slot 0 (exit status 0 "
-              "even when that is wrong)");
+              "even when that is wrong)")
+        .old_name("--seed-init", "--source-init");
     cli.cpu_only();
     course::parse_or_exit(cli, argc, argv);
     // The input (4 bytes a value) and one copy of its keys at a time (4 bytes a value), which

@@ -61,7 +61,7 @@ enum class Dist { seed, equal, dups, ascending, descending, extremes };
 
 inline const course::Names<Dist>& dists() {
   static const course::Names<Dist> names = {
-      {"seed", "random ints with every even index negated, as the seed's"},
+      {"source", "random ints with every even index negated, as the seed's", "seed"},
       {"equal", "one negative value"},
       {"dups", "64 distinct values"},
       {"ascending", "ascending"},

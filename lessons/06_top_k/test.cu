@@ -116,6 +116,11 @@ TEST_CASE("the inputs hold what they promise", "[cpu]") {
   REQUIRE_THROWS(lesson06::dists().parse("gaussian"));
 }
 
+TEST_CASE("the input seed (old name) is the input source, for a release", "[cpu]") {
+  CHECK(lesson06::dists().parse("seed") == lesson06::dists().parse("source"));
+  CHECK(lesson06::dists().name(lesson06::dists().parse("seed")) == "source");
+}
+
 TEST_CASE("the references match a full sort and a set, on every input", "[cpu]") {
   for (Dist dist : kDists) {
     for (std::size_t n :
