@@ -17,7 +17,7 @@ namespace course {
 
 // Where a DeviceBuffer's memory lives: on the GPU (cudaMalloc), or managed (cudaMallocManaged),
 // which the CPU and the GPU share and which moves on demand to whichever touches it (what lesson
-// 06's seed declares as __managed__ arrays).
+// 06's source declares as __managed__ arrays).
 enum class Memory { device, managed };
 
 // An owning, move-only array in device memory. It is not initialised: call fill_bytes() or

@@ -14,7 +14,7 @@
 //     lesson.gpu();                                      // exits 77 here without a GPU
 //     lesson.poison([&] { out.fill_bytes(0xFF); });
 //     lesson.run_versions(title, bytes, {course::as(course::Kind::source,  // kind.hpp
-//                                                   {"v0", "the seed's", limit, run, check}),
+//                                                   {"v0", "the source's", limit, run, check}),
 //                                        ...});
 //     lesson.whole_trip("v8", bytes, copy_in, run_and_copy_out);
 //     lesson.write_csv("perm", {{"size", "2^10 floats"}});

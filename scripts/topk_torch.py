@@ -4,7 +4,7 @@ lesson 06's write-up quotes.
 
     python3 scripts/topk_torch.py [--n 10000000] [--reps 50] [--ks 10,100,1024,16384] [--csv F]
 
-The input is the seed's kind: random ints from 0 to 2^31 - 1, every even index negated (drawn by
+The input is the source's kind: random ints from 0 to 2^31 - 1, every even index negated (drawn by
 torch, so the values differ from lesson06's, but not their distribution), as int32 and as float32.
 Each timed call runs after a warm-up, between CUDA events, with the L2 cache flushed before it (by
 reading a buffer twice its size, which leaves no dirty lines behind), as lesson06 does; the median of --reps calls is printed, and

@@ -420,7 +420,7 @@ TEST_CASE("the best-version line compares first operations: the source's row, th
           "[table]") {
   course::ResultTable table("t", 1000.0, 10.0, "the CPU");
   const auto time = [](double ms) { return course::Timing{ms, ms, ms, 1}; };
-  table.add_checked("v0", "seed", time(2.0), 1e6, "").kind = course::Kind::source;
+  table.add_checked("v0", "source", time(2.0), 1e6, "").kind = course::Kind::source;
   table.add_checked("v1", "better", time(1.0), 1e6, "");
   table.add_checked("v2", "wrong", time(0.1), 1e6, "2 bins wrong");
   table.add_checked("v1 find", "a second operation", time(0.05), 1e6, "").of = "v1";

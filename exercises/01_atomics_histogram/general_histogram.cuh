@@ -15,7 +15,7 @@ constexpr unsigned kMaxBins = 4096;  // 16 KiB of shared counters
 // counters are the dynamic shared memory of the launch.
 __global__ void general_histogram_kernel(const std::uint16_t* values, std::size_t n,
                                          unsigned num_bins, unsigned long long* bins) {
-  // TODO: the seed's shared-memory histogram, generalised:
+  // TODO: the source's shared-memory histogram, generalised:
   //   - the counters are dynamic shared memory: extern __shared__ unsigned int counts[];
   //     (num_bins of them; the launch sizes it);
   //   - blockDim.x may be smaller or larger than num_bins: zero and merge the counters in loops

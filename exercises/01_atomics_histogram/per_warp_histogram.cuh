@@ -1,4 +1,4 @@
-// Exercise 1 (lesson 01): the seed's privatisation, one level further. v1 gives each block one
+// Exercise 1 (lesson 01): the source's privatisation, one level further. v1 gives each block one
 // private histogram in shared memory; here each warp gets its own, so the lanes that contend for a
 // shared counter are only those of one warp. Write the kernel; the harness launches it with
 // kThreads threads per block and two blocks per SM, on a zeroed `bins`.

@@ -1,4 +1,4 @@
-// Exercise 2 (lesson 05): the seed's exercise 2 with merges. The seed (v2, v3) re-sorts whole
+// Exercise 2 (lesson 05): the source's exercise 2 with merges. The source (v2, v3) re-sorts whole
 // segments by odd-even transposition at every round, about as many steps as a segment has places,
 // though each half of a segment is already sorted. Here the data are cut into sorted runs of kRun
 // floats, and a round merges neighbouring runs: the lower run keeps the kRun smallest floats of

@@ -1,5 +1,5 @@
-// Exercise 1 (lesson 05): the seed's exercise 1, odd-even transposition in global memory, with
-// many blocks. v1 keeps the seed's single block and its __syncthreads() between phases; one block
+// Exercise 1 (lesson 05): the source's exercise 1, odd-even transposition in global memory, with
+// many blocks. v1 keeps the source's single block and its __syncthreads() between phases; one block
 // uses one SM of the GPU. Here every phase is a launch of as many blocks as its pairs need, and the
 // end of a launch is the barrier: nothing of the next launch starts before every block of this one
 // has finished. Write the phase kernel and the number of phases; the harness copies the input to
@@ -16,7 +16,7 @@ constexpr int kPhaseThreads = 256;
 
 // How many phases sort any n >= 1 floats: the fewest that sort every input, the reversed one too.
 constexpr std::size_t phases_for(std::size_t n) {
-  // TODO: the seed's text says n / 2; its loops run more. How many does a value need to travel
+  // TODO: the source's text says n / 2; its loops run more. How many does a value need to travel
   //   from one end of the array to the other, one place per phase at most?
   (void)n;
   return 1;

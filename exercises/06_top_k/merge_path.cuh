@@ -1,4 +1,4 @@
-// Exercise 2 (lesson 06): the seed's open question, answered in parallel. v1 merges two sorted
+// Exercise 2 (lesson 06): the source's open question, answered in parallel. v1 merges two sorted
 // lists of k keys with two pointers, one thread walking both lists, O(k). Here every output place
 // is found on its own, by a binary search for how many of its keys come from each list ("merge
 // path"): k threads merge the two lists at once, each in O(log k). Write merged_at; the harness

@@ -1,8 +1,8 @@
-// Exercise 1 (lesson 06): the seed's key step, an insertion list per thread, keeping indices. The
-// seed's insert_value keeps the k largest *distinct* values (v0); torch.topk and the course's later
-// versions keep the k largest with their indices, duplicates included, and two equal values in
-// order of index. Write insert_pair; the harness runs it over every thread's elements, some threads
-// reading them from the last to the first, and writes every list.
+// Exercise 1 (lesson 06): the source's key step, an insertion list per thread, keeping indices. The
+// source's insert_value keeps the k largest *distinct* values (v0); torch.topk and the course's
+// later versions keep the k largest with their indices, duplicates included, and two equal values
+// in order of index. Write insert_pair; the harness runs it over every thread's elements, some
+// threads reading them from the last to the first, and writes every list.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ __device__ void insert_pair(Key* keys, std::uint32_t* indices, int k, Key key,
                             std::uint32_t index) {
   // TODO: return if (key, index) is not better than (keys[k - 1], indices[k - 1]). Otherwise, from
   //   the end: while the pair before place i is worse than (key, index), move it down one place;
-  //   then put (key, index) at i. Unlike the seed's, no pair is dropped for having a key the list
+  //   then put (key, index) at i. Unlike the source's, no pair is dropped for having a key the list
   //   holds already.
   (void)keys;
   (void)indices;

@@ -1,5 +1,5 @@
-// Lesson 01 on the CPU alone: the seed's loop, the same loop with four sub-histograms, and every
-// core with four sub-histograms each, on each input. It shows why the seed's loop is several
+// Lesson 01 on the CPU alone: the source's loop, the same loop with four sub-histograms, and every
+// core with four sub-histograms each, on each input. It shows why the source's loop is several
 // times slower on all-equal bytes, and gives the GPU a fair CPU to beat. Build alone:
 //   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson01_cpu
 #include <cstdio>
@@ -49,9 +49,10 @@ int run(int argc, char** argv) {
         [&] { threaded = lesson01::histogram_cpu_threads(input.data(), n, threads); }, reps);
     agree = agree && loop == unrolled && loop == threaded;
     const std::string threaded_name = course::format("%u threads x 4 sub-histograms", threads);
-    for (const auto& [name, t] : {std::pair<std::string, course::Timing>{"the seed's loop", t_loop},
-                                  {"one thread, 4 sub-histograms", t_unrolled},
-                                  {threaded_name, t_threaded}}) {
+    for (const auto& [name, t] :
+         {std::pair<std::string, course::Timing>{"the source's loop", t_loop},
+          {"one thread, 4 sub-histograms", t_unrolled},
+          {threaded_name, t_threaded}}) {
       std::printf("%-10s %-36s %10.3f %8.2f\n", lesson01::dists().name(d).c_str(), name.c_str(),
                   t.median_ms, static_cast<double>(n) / (t.median_ms * 1e6));
     }

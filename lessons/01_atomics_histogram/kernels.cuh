@@ -5,8 +5,8 @@
 // into 256 bins (device memory), zeroing the bins itself, and enqueues its work on
 // launch.stream without waiting for it.
 //
-//   v0  global atomics (the seed's first program): one atomicAdd per byte on 256 global counters
-//   v1  a private histogram per block in shared memory (the seed's second program)
+//   v0  global atomics (the source's first program): one atomicAdd per byte on 256 global counters
+//   v1  a private histogram per block in shared memory (the source's second program)
 //   v2  v1 with 64-bit global counters: exact past 2^32 bytes of one value
 //   v3  16-byte loads
 //   v4  the grid from occupancy: as many blocks as the GPU holds at once
@@ -41,7 +41,7 @@ using Run = void (*)(const std::uint8_t* data, std::size_t n, Counter* bins, Lau
 struct Version {
   const char* name;
   const char* idea;
-  Run<unsigned int> narrow;      // the seed's 32-bit counters (v0, v1); or else
+  Run<unsigned int> narrow;      // the source's 32-bit counters (v0, v1); or else
   Run<unsigned long long> wide;  // 64-bit counters
   course::Kind kind = course::Kind::course;
 };

@@ -1,4 +1,4 @@
-// Lesson 01: a 256-bin histogram of n bytes, from the seed's global atomics to faster than CUB.
+// Lesson 01: a 256-bin histogram of n bytes, from the source's global atomics to faster than CUB.
 // Runs the CPU versions, then every GPU version and CUB on the same data; checks each against
 // the CPU exactly and prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson01
@@ -55,8 +55,8 @@ std::string difference(const Histogram& got, const Histogram& expected) {
                         static_cast<unsigned long long>(expected[first]));
 }
 
-// The CPU: the seed's loop (the reference), and the fair baseline, every core with four
-// sub-histograms each, which the table compares with. Returns the seed's histogram; on
+// The CPU: the source's loop (the reference), and the fair baseline, every core with four
+// sub-histograms each, which the table compares with. Returns the source's histogram; on
 // `*agree`, whether the two agree.
 Histogram run_cpu(course::Lesson& lesson, const std::vector<std::uint8_t>& input, bool* agree,
                   double* loop_ms) {
@@ -71,7 +71,7 @@ Histogram run_cpu(course::Lesson& lesson, const std::vector<std::uint8_t>& input
       [&] { threaded = lesson01::histogram_cpu_threads(input.data(), n, threads); },
       lesson.cpu_reps(), 1);
   const double gb = static_cast<double>(n) / 1e9;
-  std::printf("CPU, the seed's loop:                     %10.3f ms  %7.2f GB/s\n", loop.median_ms,
+  std::printf("CPU, the source's loop:                     %10.3f ms  %7.2f GB/s\n", loop.median_ms,
               gb / (loop.median_ms / 1e3));
   std::printf("CPU, %2u threads x 4 sub-histograms:       %10.3f ms  %7.2f GB/s\n\n", threads,
               parallel.median_ms, gb / (parallel.median_ms / 1e3));
@@ -84,7 +84,7 @@ Histogram run_cpu(course::Lesson& lesson, const std::vector<std::uint8_t>& input
   return expected;
 }
 
-// Copy in, count with v7, copy out: the seed's timing included the copy over PCIe, and this shows
+// Copy in, count with v7, copy out: the source's timing included the copy over PCIe, and this shows
 // how much of such a figure is the kernel.
 void whole_trip_v7(course::Lesson& lesson, const std::vector<std::uint8_t>& input,
                    course::DeviceBuffer<std::uint8_t>& d_input,
@@ -168,7 +168,7 @@ int run(course::Lesson& lesson, const Options& o) {
 
 int main(int argc, char** argv) {
   course::Lesson lesson("01", "Histogram of n bytes: the CPU, every GPU version and CUB, checked.",
-                        "bytes to count", std::size_t{100} << 20);  // 100 MiB, as in the seed
+                        "bytes to count", std::size_t{100} << 20);  // 100 MiB, as in the source
   Options o;
   add_options(lesson.cli(), &o);
   return lesson.main(argc, argv, course::names_of(lesson01::versions(), {"CUB"}),

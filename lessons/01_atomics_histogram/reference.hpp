@@ -27,7 +27,7 @@ inline std::uint8_t same_value(std::uint64_t seed) {
 }
 
 // n bytes drawn from one of three distributions:
-//   uniform  every value equally likely (the seed's rand() bytes);
+//   uniform  every value equally likely (the source's rand() bytes);
 //   same     every byte equal to same_value(seed): the worst case for atomics;
 //   skewed   Zipf's law, the shape of letter and word frequencies in text: the r-th most common
 //            value has probability proportional to 1/r, so the top value is 16% of the bytes and
@@ -85,7 +85,7 @@ inline std::vector<std::uint8_t> make_input(std::size_t n, Dist dist, std::uint6
 
 // ---- histograms ---------------------------------------------------------------------------------
 
-// The seed's CPU program: one loop, one increment per byte. When consecutive bytes are equal,
+// The source's CPU program: one loop, one increment per byte. When consecutive bytes are equal,
 // each increment must wait for the one before it (load, add, store, then load the same counter
 // again), so all-equal bytes are several times slower than random ones.
 // The counts a GPU version left in its kernel's counters (32 or 64 bits), as a Histogram.

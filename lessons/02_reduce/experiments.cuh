@@ -1,4 +1,4 @@
-// Lesson 02's experiments, run after the table. print_seed_range (always): what the seed's NVTX
+// Lesson 02's experiments, run after the table. print_source_range (always): what the source's NVTX
 // range around an asynchronous launch measures. print_strides (--strides): coalescing, a sum of
 // every s-th element of the input, s = 1, 2, 4, ..., 32. A warp's 32 loads of one step are served
 // together, in 32-byte sectors: at s = 1 its 32 floats lie in 4 sectors (coalesced); at s = 8 and
@@ -50,12 +50,12 @@ void sum_strided(const T* in, std::size_t count, std::size_t stride, T* result, 
   CUDA_CHECK_LAUNCH();
 }
 
-// The seed's NVTX range: pushed, v0's first pass launched, popped. A launch returns as soon as the
-// kernel is queued, so the range closes before the kernel has begun. Prints how long that range
+// The source's NVTX range: pushed, v0's first pass launched, popped. A launch returns as soon as
+// the kernel is queued, so the range closes before the kernel has begun. Prints how long that range
 // lasted on the host clock, when the kernel was done, and how long a range lasts that closes after
 // cudaDeviceSynchronize(); on an nsys timeline, the two ranges are named as here.
 template <typename T>
-void print_seed_range(const T* in, std::size_t n, T* partials) {
+void print_source_range(const T* in, std::size_t n, T* partials) {
   const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
   const auto launch = [&] {
     interleaved_kernel<T><<<blocks, kThreads>>>(in, n, partials);
@@ -70,7 +70,7 @@ void print_seed_range(const T* in, std::size_t n, T* partials) {
   auto start = std::chrono::steady_clock::now();
   double range_ms = 0;
   {
-    course::NvtxRange range("the seed's range: push, launch v0's first pass, pop");
+    course::NvtxRange range("the source's range: push, launch v0's first pass, pop");
     launch();
     range_ms = ms_since(start);
   }
@@ -85,7 +85,7 @@ void print_seed_range(const T* in, std::size_t n, T* partials) {
     closed_ms = ms_since(start);
   }
   std::printf(
-      "the seed's NVTX range around v0's first pass (push, launch, pop) lasted %.4f ms on the "
+      "the source's NVTX range around v0's first pass (push, launch, pop) lasted %.4f ms on the "
       "host clock;\nthe kernel was done %.4f ms after the push; a range closed after "
       "cudaDeviceSynchronize() lasted %.4f ms\n\n",
       range_ms, done_ms, closed_ms);

@@ -6,7 +6,7 @@
 // launch.stream. v0 to v5 compute one partial sum per block, then run again on those partial
 // sums until one is left ("passes"); v6 needs two launches, v7 one.
 //
-//   v0  interleaved addressing (the seed's reduce0)
+//   v0  interleaved addressing (the source's reduce0)
 //   v1  strided index (reduce1): the active threads are contiguous
 //   v2  sequential addressing (reduce2): no shared-memory bank conflicts
 //   v3  the first add during the load: half the blocks

@@ -1,4 +1,4 @@
-// Lesson 02: the sum of n numbers, from the seed's reduce0 to CUB's speed. Runs the CPU, then
+// Lesson 02: the sum of n numbers, from the source's reduce0 to CUB's speed. Runs the CPU, then
 // every GPU version and CUB on the same data; checks each result against the CPU (ints exactly,
 // floats within the bound in reference.hpp) and prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson02
@@ -96,7 +96,7 @@ void print_bounds_check_cost(const T* d_in, std::size_t n, T* partials,
   };
   const course::Timing checked = first_pass(lesson02::sequential_kernel<T, true>);
   const course::Timing unchecked = first_pass(lesson02::sequential_kernel<T, false>);
-  std::printf("v2's first pass: %.4f ms with the bounds check, %.4f ms without (the seed's)\n",
+  std::printf("v2's first pass: %.4f ms with the bounds check, %.4f ms without (the source's)\n",
               checked.median_ms, unchecked.median_ms);
 }
 
@@ -188,7 +188,7 @@ int run(course::Lesson& lesson, const Options& o) {
     print_float_sums(results, in_order, static_cast<double>(expected), bound);
   }
   print_bounds_check_cost(d_in.data(), n, ws.partials(0), lesson.clock());
-  lesson02::print_seed_range(d_in.data(), n, ws.partials(0));
+  lesson02::print_source_range(d_in.data(), n, ws.partials(0));
 
   // The whole trip: copy in (from pageable memory), v7, copy the one result out.
   T out = 0;

@@ -17,7 +17,7 @@ namespace {
 int run(int argc, char** argv) {
   std::size_t n = std::size_t{33} << 20;
   std::uint64_t seed = course::kDefaultSeed;
-  lesson03::Dist dist = lesson03::Dist::seed;
+  lesson03::Dist dist = lesson03::Dist::source;
   int reps = 5;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   course::CommandLine cli("lesson03_cpu", "The dot product of two float arrays on the CPU.");
@@ -48,8 +48,8 @@ int run(int argc, char** argv) {
               gb / (t_double.median_ms / 1e3), ref.dot);
   std::printf("\nthe float loop is off by %.3g of the double result\n",
               std::fabs(static_cast<double>(in_float) - ref.dot) / std::fabs(ref.dot));
-  if (dist == lesson03::Dist::seed) {
-    const double closed = lesson03::seed_closed_form(n);
+  if (dist == lesson03::Dist::source) {
+    const double closed = lesson03::source_closed_form(n);
     std::printf("the book's check, 2 sum i^2 = %.10g: the double result is off by %.3g of it\n",
                 closed, std::fabs(ref.dot - closed) / closed);
   }

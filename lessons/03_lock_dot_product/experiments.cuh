@@ -1,4 +1,4 @@
-// Lesson 03's experiments, run after the table when asked. --show-race runs the seed's lock at
+// Lesson 03's experiments, run after the table when asked. --show-race runs the source's lock at
 // grids where an SM holds more than one block, and counts the wrong results; --lock-sweep times the
 // lock-finished versions against atomicAdd as the grid grows (exercise 3).
 #pragma once
@@ -104,33 +104,33 @@ inline void print() {
 
 }  // namespace l1_probe
 
-// The seed's lock (v0), the same with the sum read from L2, and the correct lock (v1a): 20 runs
-// each at grids from the seed's 32 blocks to 8 blocks per SM, on the seed's input. Prints how many
-// runs were wrong, and by how much at worst; returns whether v1a was right every time.
+// The source's lock (v0), the same with the sum read from L2, and the correct lock (v1a): 20 runs
+// each at grids from the source's 32 blocks to 8 blocks per SM, on the source's input. Prints how
+// many runs were wrong, and by how much at worst; returns whether v1a was right every time.
 inline bool show_race(std::size_t n, const Inputs& current, Dist dist,
                       const DeviceInputs& current_on_gpu) {
   constexpr int kRuns = 20;
   const int sms = course::sm_count();
-  // Every product of the seed's input is positive: a lost update leaves the result too small.
-  const bool is_seed = dist == Dist::seed;
-  const Inputs other = is_seed ? Inputs{} : make_inputs(n, Dist::seed, 0);
-  const Inputs& in = is_seed ? current : other;
+  // Every product of the source's input is positive: a lost update leaves the result too small.
+  const bool is_source = dist == Dist::source;
+  const Inputs other = is_source ? Inputs{} : make_inputs(n, Dist::source, 0);
+  const Inputs& in = is_source ? current : other;
   const DeviceInputs other_on_gpu(other);
-  const float* a = is_seed ? current_on_gpu.a.data() : other_on_gpu.a.data();
-  const float* b = is_seed ? current_on_gpu.b.data() : other_on_gpu.b.data();
+  const float* a = is_source ? current_on_gpu.a.data() : other_on_gpu.a.data();
+  const float* b = is_source ? current_on_gpu.b.data() : other_on_gpu.b.data();
   const Reference ref = reference_dot(in.a.data(), in.b.data(), n);
   Workspace ws;
   course::DeviceBuffer<float> c(1);
 
   std::printf(
-      "\nthe race: %d runs per grid on the seed's input (n = %zu); a run is wrong when it is off "
+      "\nthe race: %d runs per grid on the source's input (n = %zu); a run is wrong when it is off "
       "by more than\nits error bound; the worst error is relative to the double dot product\n",
       kRuns, n);
-  const Run runs[] = {dot_seed_lock<false>, dot_seed_lock<true>, dot_lock};
-  std::printf("%7s %7s | %-27s | %-27s | %-27s\n", "blocks", "per SM", "v0, the seed's lock",
+  const Run runs[] = {dot_source_lock<false>, dot_source_lock<true>, dot_lock};
+  std::printf("%7s %7s | %-27s | %-27s | %-27s\n", "blocks", "per SM", "v0, the source's lock",
               "v0, c read from L2", "v1a, the correct lock");
   bool correct_lock_ok = true;
-  for (int blocks : {kSeedBlocks, sms, 2 * sms, 8 * sms}) {
+  for (int blocks : {kSourceBlocks, sms, 2 * sms, 8 * sms}) {
     std::printf("%7d %7.2f", blocks, static_cast<double>(blocks) / sms);
     for (int which = 0; which < 3; ++which) {
       const double bound = dot_error_bound(

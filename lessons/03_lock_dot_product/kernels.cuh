@@ -6,7 +6,7 @@
 // The blocks compute partial sums; the versions differ in how those become one number: under a
 // lock (v0, v1a, v1b), by atomicAdd (v2), or by a fixed-order sum of stored partials (v3, v4).
 //
-//   v0   the seed's lock: atomicCAS, no fence; 32 blocks
+//   v0   the source's lock: atomicCAS, no fence; 32 blocks
 //   v1a  a correct lock (acquire, release); the full grid
 //   v1b  the lock holder adds the waiting blocks' sums
 //   v2   float atomicAdd finishes
@@ -49,7 +49,7 @@ struct Version {
 
 inline std::vector<Version> versions() {
   return {
-      {"v0", "the seed's lock: atomicCAS, no fence; 32 blocks", dot_seed_lock<>, seed_grid,
+      {"v0", "the source's lock: atomicCAS, no fence; 32 blocks", dot_source_lock<>, source_grid,
        kThreads, course::Kind::source},
       {"v1a", "a correct lock (acquire, release); full grid", dot_lock, full_grid, kThreads},
       {"v1b", "the lock holder adds the waiting blocks' sums", dot_combining_lock, full_grid,

@@ -1,4 +1,4 @@
-// Spin locks for device code: the book's (SeedLock), which orders nothing, and a correct one
+// Spin locks for device code: the book's (SourceLock), which orders nothing, and a correct one
 // (Lock), with acquire and release ordering. Both are views of an int in device memory (0: free,
 // 1: taken) that the host zeroed: they hold only the pointer, so kernels take them by value.
 // This lesson finishes a dot product under one lock; lesson 04 includes this file and gives every
@@ -11,11 +11,11 @@ namespace lesson03 {
 
 using DeviceAtomicInt = cuda::atomic_ref<int, cuda::thread_scope_device>;
 
-// The seed's lock, as printed: spin on atomicCAS until the word goes from 0 to 1; release with
+// The source's lock, as printed: spin on atomicCAS until the word goes from 0 to 1; release with
 // atomicExch. Both are atomic, but neither orders anything else: nothing stops the data written
 // inside the critical section from reaching memory after the release, or a read inside it from
 // being served by the SM's L1 cache, which may hold a value from before another block's update.
-struct SeedLock {
+struct SourceLock {
   int* word;
   __device__ void lock() const {
     while (atomicCAS(word, 0, 1) != 0) {
@@ -28,7 +28,7 @@ struct SeedLock {
 // happen before it, and it sees everything the previous holder wrote (on the GPU, the SM's L1 is
 // invalidated, so reads go to L2). Releasing it is a release: everything written inside is
 // visible, GPU-wide, before the word reads 0 again. cuda::atomic_ref with these two memory orders
-// says exactly that; in the seed's terms, it is a __threadfence() after the CAS succeeds and
+// says exactly that; in the source's terms, it is a __threadfence() after the CAS succeeds and
 // another before the release.
 struct Lock {
   int* word;

@@ -19,7 +19,7 @@
 namespace {
 
 struct Options {
-  lesson03::Dist dist = lesson03::Dist::seed;
+  lesson03::Dist dist = lesson03::Dist::source;
   int blocks = 0;
   int runs = 10;
   bool show_race = false;
@@ -34,7 +34,7 @@ void add_options(course::CommandLine& cli, Options* o) {
   cli.number("--runs", &o->runs, "runs of each version for counting its different results", 1,
              1000);
   cli.flag("--show-race", &o->show_race,
-           "run the seed's lock (v0) 20 times at grids of 32 blocks to 8 per SM, on the seed's "
+           "run the source's lock (v0) 20 times at grids of 32 blocks to 8 per SM, on the source's "
            "input, and count the wrong results; the same with the sum read from L2, and for v1a");
   cli.flag("--lock-sweep", &o->lock_sweep,
            "time v1a, v1b and v2 at grids of 32 to 8192 blocks (exercise 3)");
@@ -64,8 +64,8 @@ lesson03::Reference run_cpu(course::Lesson& lesson, const lesson03::Inputs& in,
   std::printf("CPU, one loop in float:     %10.3f ms  %7.2f GB/s  dot %s (relative error %.2g)\n",
               loop.median_ms, gb / (loop.median_ms / 1e3), show(in_float).c_str(),
               std::fabs(in_float - ref.dot) / std::fabs(ref.dot));
-  if (dist == lesson03::Dist::seed) {
-    const double closed = lesson03::seed_closed_form(n);
+  if (dist == lesson03::Dist::source) {
+    const double closed = lesson03::source_closed_form(n);
     std::printf(
         "the book's check, 2 sum i^2 = %s; the float arrays' own dot product differs from it by "
         "%.2g (relative)%s\n",
@@ -187,7 +187,7 @@ int run(course::Lesson& lesson, const Options& o) {
   std::printf(
       "v0 was right here only because no SM ran two of its %d blocks: its lock orders nothing "
       "(--show-race)\n\n",
-      lesson03::seed_grid(n));
+      lesson03::source_grid(n));
   print_results(results, ref.dot, o.runs);
 
   whole_trip_v4(lesson, in, d_c, ws);

@@ -18,14 +18,14 @@
 namespace lesson03 {
 
 // The inputs:
-//   seed      the book's: a[i] = i, b[i] = 2i (as floats), whose exact dot product is 2 sum i^2;
+//   source    the book's: a[i] = i, b[i] = 2i (as floats), whose exact dot product is 2 sum i^2;
 //             every product is positive, so an update that goes missing shows as a result too
 //             small;
 //   uniform   a[i] and b[i] uniform in [-1, 1);
 //   integers  whole numbers in [-4, 4]: while the sum of |a[i] b[i]| stays below 2^24, every
 //             partial sum in every order is a whole number a float holds exactly, so the result
 //             can be checked bit for bit.
-enum class Dist { seed, uniform, integers };
+enum class Dist { source, uniform, integers };
 
 inline const course::Names<Dist>& dists() {
   static const course::Names<Dist> names = {{"source", "the book's a[i] = i, b[i] = 2i", "seed"},
@@ -41,7 +41,7 @@ struct Inputs {
 
 // Element i of a (which = 0) or b (which = 1) for the input named by (seed, dist).
 COURSE_HOST_DEVICE inline float element(std::uint64_t seed, std::size_t i, int which, Dist dist) {
-  if (dist == Dist::seed) {
+  if (dist == Dist::source) {
     // Past 2^24, float(i) is i rounded to an even number: the arrays themselves are inexact.
     return which == 0 ? static_cast<float>(i) : static_cast<float>(2.0 * static_cast<double>(i));
   }
@@ -97,9 +97,9 @@ inline float dot_in_float(const float* a, const float* b, std::size_t n) {
   return sum;
 }
 
-// The book's check: 2 sum_{i<n} i^2 = (n - 1) n (2n - 1) / 3, the exact dot product of the seed's
+// The book's check: 2 sum_{i<n} i^2 = (n - 1) n (2n - 1) / 3, the exact dot product of the source's
 // input if the arrays held i and 2i exactly (they do only below 2^24).
-inline double seed_closed_form(std::size_t n) {
+inline double source_closed_form(std::size_t n) {
   const double m = static_cast<double>(n);
   return (m - 1.0) * m * (2.0 * m - 1.0) / 3.0;
 }

@@ -73,13 +73,14 @@ void check_within_bounds(const lesson03::Inputs& in, std::size_t n, bool whole_n
 
 // ---- the CPU ------------------------------------------------------------------------------------
 
-TEST_CASE("the reference matches the book's closed form where the seed's input is exact", "[cpu]") {
+TEST_CASE("the reference matches the book's closed form where the source's input is exact",
+          "[cpu]") {
   // Below 2^24 the arrays hold i and 2i exactly, and below 2^53 the double sum is exact.
   for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{1000}, std::size_t{100003}}) {
-    const lesson03::Inputs in = lesson03::make_inputs(n, Dist::seed, 0);
+    const lesson03::Inputs in = lesson03::make_inputs(n, Dist::source, 0);
     INFO("n = " << n);
     CHECK(lesson03::reference_dot(in.a.data(), in.b.data(), n, 3).dot ==
-          lesson03::seed_closed_form(n));
+          lesson03::source_closed_form(n));
   }
 }
 
@@ -158,9 +159,9 @@ TEST_CASE("every version and cuBLAS are within the bound on uniform floats", "[g
   }
 }
 
-TEST_CASE("on the seed's input, every version and cuBLAS are within the bound", "[gpu]") {
+TEST_CASE("on the source's input, every version and cuBLAS are within the bound", "[gpu]") {
   const std::size_t n = std::size_t{33} << 20;  // the book's size: past 2^24, the arrays round
-  check_within_bounds(lesson03::make_inputs(n, Dist::seed, 0), n, true);
+  check_within_bounds(lesson03::make_inputs(n, Dist::source, 0), n, true);
 }
 
 TEST_CASE("the correct locks and atomicAdd lose nothing: many blocks per SM, 20 runs", "[gpu]") {
@@ -194,7 +195,7 @@ TEST_CASE("v0 is right while no SM runs two of its blocks", "[gpu]") {
   const lesson03::Reference ref = lesson03::reference_dot(in.a.data(), in.b.data(), n);
   const lesson03::DeviceInputs d(in);
   lesson03::Workspace ws;
-  REQUIRE(lesson03::seed_grid(n) <= course::sm_count());
+  REQUIRE(lesson03::source_grid(n) <= course::sm_count());
   for (int r = 0; r < 20; ++r) {
     CHECK(static_cast<double>(run_version(version("v0"), d.a.data(), d.b.data(), n, ws)) ==
           ref.dot);
@@ -237,5 +238,5 @@ TEST_CASE("v4 handles arrays that start off 16-byte boundaries, equally or not",
 
 TEST_CASE("past 2^31 elements, every version and cuBLAS are within the bound", "[gpu][large]") {
   const std::size_t n = (std::size_t{1} << 31) + 7;
-  check_within_bounds(lesson03::make_inputs(n, Dist::seed, 0), n, true);
+  check_within_bounds(lesson03::make_inputs(n, Dist::source, 0), n, true);
 }

@@ -13,10 +13,10 @@
 namespace {
 
 int run(int argc, char** argv) {
-  std::size_t n = lesson04::kSeedKeys;
+  std::size_t n = lesson04::kSourceKeys;
   std::uint64_t seed = course::kDefaultSeed;
   lesson04::Dist dist = lesson04::Dist::random;
-  std::uint32_t buckets = lesson04::kSeedBuckets;
+  std::uint32_t buckets = lesson04::kSourceBuckets;
   int reps = 3;
   course::CommandLine cli("lesson04_cpu",
                           "The book's chained hash table and std::unordered_map, on the CPU.");
@@ -39,9 +39,9 @@ int run(int argc, char** argv) {
   std::printf("lesson04_cpu: %zu keys (%s, seed %llu)\n", n, lesson04::dists().name(dist).c_str(),
               static_cast<unsigned long long>(seed));
 
-  lesson04::SeedTable table(1, 1);
+  lesson04::SourceTable table(1, 1);
   const course::Timing book =
-      course::time_cpu([&] { table = lesson04::build_seed_table(keys, buckets); }, reps, 0);
+      course::time_cpu([&] { table = lesson04::build_source_table(keys, buckets); }, reps, 0);
   const lesson04::ChainCheck check = lesson04::check_chains(table.heads(), table.pool().data(),
                                                             table.pool().size(), keys.data(), n);
   std::printf("the book's table, %u buckets:        %10.3f ms  %8.1f Mkeys/s  %s: %s\n", buckets,

@@ -23,15 +23,16 @@ inline bool show_race(const std::vector<std::uint32_t>& keys, DeviceData& d) {
   constexpr int kRuns = 5;
   const std::size_t n = keys.size();
   const int sms = course::sm_count();
-  ChainedTable table(kSeedBuckets, n);
+  ChainedTable table(kSourceBuckets, n);
   std::printf(
       "\nthe race: %d runs per grid, %zu keys in %u buckets; the most entries lost in a run, of "
       "%zu\n%8s %7s | %-24s | %-24s | %-24s\n",
-      kRuns, n, kSeedBuckets, n, "blocks", "per SM", "v0, the book's locks",
+      kRuns, n, kSourceBuckets, n, "blocks", "per SM", "v0, the book's locks",
       "v0, heads read from L2", "v1, correct locks");
-  const ChainedInsert inserts[] = {insert_seed_lock<false>, insert_seed_lock<true>, insert_locked};
+  const ChainedInsert inserts[] = {insert_source_lock<false>, insert_source_lock<true>,
+                                   insert_locked};
   bool v1_ok = true;
-  for (int blocks : {kSeedBlocks, sms}) {
+  for (int blocks : {kSourceBlocks, sms}) {
     std::printf("%8d %7.2f", blocks, static_cast<double>(blocks) / sms);
     for (int which = 0; which < 3; ++which) {
       std::size_t worst = 0;
@@ -61,7 +62,7 @@ inline void print_bucket_sweep(const std::vector<std::uint32_t>& keys, DeviceDat
   std::printf(
       "\nbucket sweep: Mkeys/s of v1 (a lock per bucket) and v2 (a CAS on the head) by bucket "
       "count,\n%d blocks of %d threads\n%10s %12s %12s  %s\n",
-      blocks > 0 ? blocks : kSeedBlocks, kThreads, "buckets", "v1", "v2", "check");
+      blocks > 0 ? blocks : kSourceBlocks, kThreads, "buckets", "v1", "v2", "check");
   for (int log2 = 10; log2 <= 24; log2 += 2) {
     ChainedTable table(std::size_t{1} << log2, n);
     std::printf("%10s", course::size_text(std::size_t{1} << log2).c_str());

@@ -55,16 +55,16 @@ lesson04::Cpu run_cpu(course::Lesson& lesson, const std::vector<std::uint32_t>& 
   const int reps = lesson.cpu_reps();
   lesson04::Cpu cpu;
   course::NvtxRange range("CPU");
-  lesson04::SeedTable book(1, 1);
+  lesson04::SourceTable book(1, 1);
   cpu.book_ms =
-      course::time_cpu([&] { book = lesson04::build_seed_table(keys, lesson04::kSeedBuckets); },
+      course::time_cpu([&] { book = lesson04::build_source_table(keys, lesson04::kSourceBuckets); },
                        reps, 0)
           .median_ms;
   const std::string book_check =
       lesson04::check_chains(book.heads(), book.pool().data(), book.pool().size(), keys.data(), n)
           .text(n);
   std::printf("the book's CPU table, %u buckets:     %10.3f ms  %8.1f Mkeys/s  (%s)\n",
-              lesson04::kSeedBuckets, cpu.book_ms, lesson04::mkeys_per_s(n, cpu.book_ms),
+              lesson04::kSourceBuckets, cpu.book_ms, lesson04::mkeys_per_s(n, cpu.book_ms),
               book_check.c_str());
   // The reference answers need the whole map, built once and untimed. std::unordered_map is timed
   // on its first keys only (a build of 25Mi keys takes seconds), and its times are scaled to n:
@@ -149,7 +149,7 @@ int run(course::Lesson& lesson, const Options& o) {
       course::DeviceBuffer<std::uint32_t>(iota), course::DeviceBuffer<std::uint32_t>(n)};
   lesson.poison([&] { d.found.fill_bytes(0xA5); });
   const std::vector<std::uint32_t> misses(n, lesson04::kNotFound);
-  lesson04::ChainedTable seed_sized(lesson04::kSeedBuckets, n);
+  lesson04::ChainedTable source_sized(lesson04::kSourceBuckets, n);
   lesson04::ChainedTable load_sized(slots, n);
   lesson04::OpenTable open(slots, hash);
   lesson04::SortedTable sorted(n);
@@ -159,7 +159,7 @@ int run(course::Lesson& lesson, const Options& o) {
   scratch.reserve(n, lesson04::regions_for(open.capacity(), n, lesson04::region_bytes_for(launch)));
   lesson04::Rows rows{n, keys, cpu, d, {}, {}};
   lesson04::add_chained(rows, o.show_race,
-                        {nullptr, o.blocks > 0 ? o.blocks : lesson04::kSeedBlocks}, &seed_sized,
+                        {nullptr, o.blocks > 0 ? o.blocks : lesson04::kSourceBlocks}, &source_sized,
                         &load_sized);
   lesson04::add_open_and_sorted(rows, &open, &sorted, launch);
   lesson04::add_finds(rows, &open, &sorted, &misses, launch);
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
   course::Lesson lesson("04",
                         "A GPU hash table: the book's CPU table, std::unordered_map, every GPU "
                         "version and a sorted array, on the same keys.",
-                        "keys to insert", lesson04::kSeedKeys, lesson04::kMaxKeys);
+                        "keys to insert", lesson04::kSourceKeys, lesson04::kMaxKeys);
   Options o;
   add_options(lesson.cli(), &o);
   std::vector<std::string> names = {"v0"};

@@ -27,9 +27,9 @@
 
 namespace lesson04 {
 
-constexpr std::uint32_t kSeedBuckets = 1024;  // the book's bucket count
+constexpr std::uint32_t kSourceBuckets = 1024;  // the book's bucket count
 // The book's input: 100 MiB of random 32-bit words.
-constexpr std::size_t kSeedKeys = (std::size_t{100} << 20) / sizeof(std::uint32_t);
+constexpr std::size_t kSourceKeys = (std::size_t{100} << 20) / sizeof(std::uint32_t);
 constexpr std::size_t kMaxKeys = kNotFound;
 
 // The inputs:
@@ -74,7 +74,7 @@ inline std::vector<std::uint32_t> make_keys(std::size_t n, Dist dist, std::uint6
           keys[i] = equal_key;
           break;
         case Dist::collide:
-          keys[i] = static_cast<std::uint32_t>(i * kSeedBuckets);
+          keys[i] = static_cast<std::uint32_t>(i * kSourceBuckets);
           break;
       }
     }
@@ -107,9 +107,10 @@ inline std::vector<std::uint32_t> make_absent_keys(std::size_t m,
 
 // The book's CPU table: `buckets` singly linked lists, entries taken in order from a pool of
 // `capacity`, each inserted at the head of its bucket's list.
-class SeedTable {
+class SourceTable {
  public:
-  SeedTable(std::size_t buckets, std::size_t capacity) : heads_(buckets, nullptr), pool_(capacity) {
+  SourceTable(std::size_t buckets, std::size_t capacity)
+      : heads_(buckets, nullptr), pool_(capacity) {
     if (buckets == 0 || buckets > 0xFFFFFFFFu) throw std::invalid_argument("bad bucket count");
   }
   void add(std::uint32_t key, std::uint32_t value) {
@@ -128,8 +129,8 @@ class SeedTable {
   std::size_t used_ = 0;
 };
 
-inline SeedTable build_seed_table(const std::vector<std::uint32_t>& keys, std::size_t buckets) {
-  SeedTable table(buckets, keys.size());
+inline SourceTable build_source_table(const std::vector<std::uint32_t>& keys, std::size_t buckets) {
+  SourceTable table(buckets, keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
     table.add(keys[i], static_cast<std::uint32_t>(i));
   return table;

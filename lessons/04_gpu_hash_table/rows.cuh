@@ -119,8 +119,8 @@ struct Rows {
 
 // The chained versions (v0 only with --show-race: the race it loses entries to is the point),
 // checked by copying the table back and walking every chain.
-inline void add_chained(Rows& rows, bool show_race, const Launch& launch, ChainedTable* seed_sized,
-                        ChainedTable* load_sized) {
+inline void add_chained(Rows& rows, bool show_race, const Launch& launch,
+                        ChainedTable* source_sized, ChainedTable* load_sized) {
   auto add = [&](const char* name, const char* idea, ChainedInsert insert, ChainedTable* t,
                  bool may_fail, course::Kind kind) {
     Rows* r = &rows;
@@ -138,11 +138,11 @@ inline void add_chained(Rows& rows, bool show_race, const Launch& launch, Chaine
     rows.add(std::move(v), rows.cpu.book_ms);
   };
   if (show_race) {
-    add("v0", "the book's: a lock per bucket, taken lane by lane", insert_seed_lock<false>,
-        seed_sized, true, course::Kind::source);
+    add("v0", "the book's: a lock per bucket, taken lane by lane", insert_source_lock<false>,
+        source_sized, true, course::Kind::source);
   }
   for (const ChainedVersion& v : chained_versions()) {
-    add(v.name, v.idea, v.insert, v.sized_from_load_factor ? load_sized : seed_sized, false,
+    add(v.name, v.idea, v.insert, v.sized_from_load_factor ? load_sized : source_sized, false,
         course::Kind::course);
   }
 }

@@ -43,7 +43,8 @@ TEST_CASE("the book's CPU table keeps every entry, each in its bucket", "[cpu]")
     for (std::size_t n : {std::size_t{1}, std::size_t{257}, std::size_t{100003}}) {
       CAPTURE(lesson04::dists().name(dist), n);
       const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, course::test::seed());
-      const lesson04::SeedTable table = lesson04::build_seed_table(keys, lesson04::kSeedBuckets);
+      const lesson04::SourceTable table =
+          lesson04::build_source_table(keys, lesson04::kSourceBuckets);
       const lesson04::ChainCheck check = lesson04::check_chains(
           table.heads(), table.pool().data(), table.pool().size(), keys.data(), n);
       INFO(check.text(n));
@@ -58,7 +59,7 @@ TEST_CASE("the chain check finds lost, misplaced, repeated and looping entries",
   const std::vector<std::uint32_t> keys =
       lesson04::make_keys(n, Dist::random, course::test::seed());
   auto checked = [&](auto&& damage) {
-    lesson04::SeedTable table = lesson04::build_seed_table(keys, 16);
+    lesson04::SourceTable table = lesson04::build_source_table(keys, 16);
     std::vector<lesson04::Entry*> heads = table.heads();
     std::vector<lesson04::Entry> pool = table.pool();
     // Rebase onto the copies, as if `table` were the device's.
@@ -160,7 +161,7 @@ TEST_CASE("every chained version keeps every entry, at every size and on every i
         if (n > 100000 && (dist == Dist::equal || dist == Dist::collide)) continue;
         CAPTURE(v.name, lesson04::dists().name(dist), n);
         const std::size_t buckets =
-            v.sized_from_load_factor ? lesson04::capacity_for(n, 0.5) : lesson04::kSeedBuckets;
+            v.sized_from_load_factor ? lesson04::capacity_for(n, 0.5) : lesson04::kSourceBuckets;
         check_chained(v.insert, lesson04::make_keys(n, dist, course::test::seed()), buckets);
       }
     }
@@ -173,7 +174,7 @@ TEST_CASE("the chained versions keep the sentinel key, at any grid, run after ru
     for (int blocks : {0, 8 * course::sm_count()}) {
       for (int run = 0; run < 3; ++run) {
         CAPTURE(v.name, blocks, run);
-        check_chained(v.insert, keys, lesson04::kSeedBuckets, blocks);
+        check_chained(v.insert, keys, lesson04::kSourceBuckets, blocks);
       }
     }
   }

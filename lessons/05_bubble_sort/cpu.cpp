@@ -1,5 +1,5 @@
-// Lesson 05 on the CPU alone: the seed's host program, an odd-even transposition sort of the
-// seed's shuffled 0..n-1 with the seed's check (c[k] == k), beside std::sort in totalOrder and
+// Lesson 05 on the CPU alone: the source's host program, an odd-even transposition sort of the
+// source's shuffled 0..n-1 with the source's check (c[k] == k), beside std::sort in totalOrder and
 // std::sort with a plain a < b. Build alone:
 //   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson05_cpu
 #include <cmath>
@@ -17,12 +17,12 @@ namespace {
 constexpr std::size_t kOddEvenMaxN = std::size_t{1} << 18;  // about half a minute on one core
 
 int run(int argc, char** argv) {
-  std::size_t n = lesson05::kSeedN;
+  std::size_t n = lesson05::kSourceN;
   std::uint64_t seed = course::kDefaultSeed;
   lesson05::Dist dist = lesson05::Dist::perm;
   int reps = 5;
   course::CommandLine cli("lesson05_cpu",
-                          "The seed's host odd-even sort beside std::sort, on the CPU.");
+                          "The source's host odd-even sort beside std::sort, on the CPU.");
   cli.cpu_only();
   course::add_standard_flags(cli, &n, &seed, &reps, "floats to sort")
       .choice("--dist", &dist, lesson05::dists());
@@ -61,16 +61,17 @@ int run(int argc, char** argv) {
         [&] { copy = in; }, [&] { lesson05::odd_even_sort(copy.data(), n); }, reps);
     const std::string m = lesson05::sort_mismatch(copy.data(), expected);
     ok = m.empty();
-    std::printf("%-34s %12.4f  %s\n", "the seed's odd-even sort", t.median_ms,
+    std::printf("%-34s %12.4f  %s\n", "the source's odd-even sort", t.median_ms,
                 ok ? "same as the reference" : ("FAIL: " + m).c_str());
     std::printf("\nthe odd-even sort takes %.1fx std::sort's time (%.3g comparisons)\n",
                 t.median_ms / t_total.median_ms, lesson05::odd_even_comparisons(n));
   } else {
-    std::printf("%-34s %12s  not run past n = 2^18 (quadratic)\n", "the seed's odd-even sort", "-");
+    std::printf("%-34s %12s  not run past n = 2^18 (quadratic)\n", "the source's odd-even sort",
+                "-");
   }
   if (dist == lesson05::Dist::perm && n <= (std::size_t{1} << 24)) {
-    std::printf("the seed's check, c[k] == k: %s\n",
-                lesson05::seed_check(expected.data(), n) ? "ok" : "FAIL");
+    std::printf("the source's check, c[k] == k: %s\n",
+                lesson05::source_check(expected.data(), n) ? "ok" : "FAIL");
   }
   return ok ? 0 : 1;
 }

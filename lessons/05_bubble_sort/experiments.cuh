@@ -1,6 +1,7 @@
-// Lesson 05's experiments, run after the table when asked. --seed-compare runs v0 with the seed's
-// comparison (a < b) on the inputs where it differs from totalOrder; --sweep times the quadratic
-// versions by n, against exercise 3's estimate for v3, and v8 and CUB's two sorts beside them.
+// Lesson 05's experiments, run after the table when asked. --source-compare runs v0 with the
+// source's comparison (a < b) on the inputs where it differs from totalOrder; --sweep times the
+// quadratic versions by n, against exercise 3's estimate for v3, and v8 and CUB's two sorts beside
+// them.
 #pragma once
 
 #include <cstdio>
@@ -17,13 +18,13 @@ namespace lesson05 {
 constexpr double kSweepStopMs = 2000.0;  // --sweep: a version stops after its first run this slow
 constexpr std::size_t kHostOddEvenMaxN = std::size_t{1} << 16;  // about 2 s on one core
 
-// ---- --seed-compare -----------------------------------------------------------------------------
+// ---- --source-compare ---------------------------------------------------------------------------
 
-// v0 with the seed's comparison, against v0 with totalOrder, on the two inputs where they differ.
-inline bool seed_compare(std::size_t n, std::uint64_t seed, const Launch& launch) {
-  if (!v0_limit(n, launch).empty()) n = kSeedN;
-  std::printf("\nthe seed's comparison: v0 on %zu floats, with a < b and with totalOrder\n", n);
-  std::printf("%-8s %-44s %s\n", "input", "seed's a < b", "totalOrder");
+// v0 with the source's comparison, against v0 with totalOrder, on the two inputs where they differ.
+inline bool source_compare(std::size_t n, std::uint64_t seed, const Launch& launch) {
+  if (!v0_limit(n, launch).empty()) n = kSourceN;
+  std::printf("\nthe source's comparison: v0 on %zu floats, with a < b and with totalOrder\n", n);
+  std::printf("%-8s %-44s %s\n", "input", "source's a < b", "totalOrder");
   bool ok = true;
   for (Dist dist : {Dist::zeros, Dist::special}) {
     const std::vector<float> in = make_input(n, dist, seed);
@@ -31,26 +32,27 @@ inline bool seed_compare(std::size_t n, std::uint64_t seed, const Launch& launch
     const course::DeviceBuffer<float> d_in(in);
     course::DeviceBuffer<float> d_out(n);
     d_out.fill_bytes(0xFF);
-    odd_even_shared(d_in.data(), d_out.data(), n, launch, SeedLess{});
-    const std::vector<float> seed_result = d_out.download();
+    odd_even_shared(d_in.data(), d_out.data(), n, launch, SourceLess{});
+    const std::vector<float> source_result = d_out.download();
     d_out.fill_bytes(0xFF);
     odd_even_shared(d_in.data(), d_out.data(), n, launch, TotalOrder{});
     const std::vector<float> total_result = d_out.download();
-    std::size_t seed_wrong = 0;
-    std::size_t seed_wrong_by_value = 0;  // also wrong when -0.0 and +0.0 count as equal
+    std::size_t source_wrong = 0;
+    std::size_t source_wrong_by_value = 0;  // also wrong when -0.0 and +0.0 count as equal
     std::size_t total_wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      seed_wrong += course::bits_of<float>(seed_result[i]) != course::bits_of<float>(expected[i]);
-      seed_wrong_by_value +=
-          compared_bits(seed_result[i], true) != compared_bits(expected[i], true);
+      source_wrong +=
+          course::bits_of<float>(source_result[i]) != course::bits_of<float>(expected[i]);
+      source_wrong_by_value +=
+          compared_bits(source_result[i], true) != compared_bits(expected[i], true);
       total_wrong += course::bits_of<float>(total_result[i]) != course::bits_of<float>(expected[i]);
     }
     ok = ok && total_wrong == 0;
-    std::printf(
-        "%-8s %-44s %s\n", dists().name(dist).c_str(),
-        course::format("%zu out of place (%zu with -0.0 == +0.0)", seed_wrong, seed_wrong_by_value)
-            .c_str(),
-        course::format("%zu out of place", total_wrong).c_str());
+    std::printf("%-8s %-44s %s\n", dists().name(dist).c_str(),
+                course::format("%zu out of place (%zu with -0.0 == +0.0)", source_wrong,
+                               source_wrong_by_value)
+                    .c_str(),
+                course::format("%zu out of place", total_wrong).c_str());
   }
   return ok;
 }

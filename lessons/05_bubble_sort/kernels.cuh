@@ -2,9 +2,9 @@
 // n floats from `in` into `out` (both on the GPU; `in` is left as it was) in IEEE 754 totalOrder
 // (reference.hpp).
 //
-//   v0  the seed's kernel: one block, the array in shared memory, n/2 + 1 rounds of two phases
-//   v1  the seed's exercise 1: the same in global memory
-//   v2  the seed's exercise 2: blocks sort segments of 2 * threads; launches alternate between
+//   v0  the source's kernel: one block, the array in shared memory, n/2 + 1 rounds of two phases
+//   v1  the source's exercise 1: the same in global memory
+//   v2  the source's exercise 2: blocks sort segments of 2 * threads; launches alternate between
 //       offset 0 and offset `threads`, driven from the host, one pair per segment
 //   v3  v2 for any n: the last segment is padded with the last float
 //   v4  bitonic sort of one block in shared memory: log2(n) (log2(n) + 1) / 2 phases, not n
@@ -50,9 +50,9 @@ struct Version {
 
 inline const std::vector<Version>& versions() {
   static const std::vector<Version> all = {
-      {"v0", "seed: one block, shared memory, n/2+1 rounds", sort_v0, v0_limit,
+      {"v0", "source: one block, shared memory, n/2+1 rounds", sort_v0, v0_limit,
        course::Kind::source},
-      {"v1", "the same in global memory (seed ex. 1)", sort_v1, v1_limit},
+      {"v1", "the same in global memory (source ex. 1)", sort_v1, v1_limit},
       {"v2", "blocks sort segments, host alternates (ex. 2)", sort_v2, v2_limit},
       {"v3", "v2 for any n: pad with the last float", sort_v3, v3_limit},
       {"v4", "bitonic network, one block, log^2 phases", sort_v4, v4_limit},

@@ -1,6 +1,6 @@
-// Lesson 05: sorting floats on the GPU, from the seed's one-block odd-even transposition sort
+// Lesson 05: sorting floats on the GPU, from the source's one-block odd-even transposition sort
 // through bitonic networks to a merge sort cut by merge path, faster than CUB's comparison sort.
-// Runs std::sort and the seed's host odd-even sort, then every GPU version, thrust::sort and CUB
+// Runs std::sort and the source's host odd-even sort, then every GPU version, thrust::sort and CUB
 // on the same data; checks every result bit for bit against std::sort in IEEE 754 totalOrder, and
 // prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common main.cu -o lesson05
@@ -20,8 +20,8 @@ namespace {
 
 struct Options {
   lesson05::Dist dist = lesson05::Dist::perm;
-  int threads = lesson05::kSeedThreads;
-  bool seed_compare = false;
+  int threads = lesson05::kSourceThreads;
+  bool source_compare = false;
   bool sweep = false;
   std::size_t sweep_max = std::size_t{1} << 22;
 };
@@ -32,8 +32,8 @@ void add_options(course::CommandLine& cli, Options* o) {
              "threads per block of v0 to v3 (a multiple of 32); the segment of v2 and v3 is "
              "twice this",
              32, 1024);
-  cli.flag("--source-compare", &o->seed_compare,
-           "run v0 with the seed's comparison (a < b) on the zeros and special inputs, and count "
+  cli.flag("--source-compare", &o->source_compare,
+           "run v0 with the source's comparison (a < b) on the zeros and special inputs, and count "
            "the elements it leaves out of place")
       .old_name("--seed-compare", "--source-compare");
   cli.flag("--sweep", &o->sweep,
@@ -43,8 +43,8 @@ void add_options(course::CommandLine& cli, Options* o) {
              std::size_t{1} << 30);
 }
 
-// The CPU: std::sort in totalOrder (the reference), and the seed's host odd-even sort. Returns
-// the reference's result; on `*ok`, whether the seed's sort and check agree with it.
+// The CPU: std::sort in totalOrder (the reference), and the source's host odd-even sort. Returns
+// the reference's result; on `*ok`, whether the source's sort and check agree with it.
 std::vector<float> run_cpu(course::Lesson& lesson, const std::vector<float>& in,
                            lesson05::Dist dist, bool* ok) {
   const std::size_t n = in.size();
@@ -61,15 +61,16 @@ std::vector<float> run_cpu(course::Lesson& lesson, const std::vector<float>& in,
                          n <= 4096 ? lesson.cpu_reps() : 1, n <= 4096 ? 1 : 0);
     const std::string mismatch = lesson05::sort_mismatch(copy.data(), expected);
     *ok = mismatch.empty();
-    std::printf("CPU, the seed's odd-even sort:         %10.4f ms (%.1fx std::sort's time) %s\n",
+    std::printf("CPU, the source's odd-even sort:         %10.4f ms (%.1fx std::sort's time) %s\n",
                 t.median_ms, t.median_ms / sort.median_ms,
                 *ok ? "ok" : ("FAIL: " + mismatch).c_str());
   } else {
-    std::printf("CPU, the seed's odd-even sort: not run past n = 2^16 (quadratic: see --sweep)\n");
+    std::printf(
+        "CPU, the source's odd-even sort: not run past n = 2^16 (quadratic: see --sweep)\n");
   }
   if (dist == lesson05::Dist::perm && n <= (std::size_t{1} << 24)) {
-    std::printf("the seed's check, c[k] == k: %s\n",
-                lesson05::seed_check(expected.data(), n) ? "ok" : "FAIL");
+    std::printf("the source's check, c[k] == k: %s\n",
+                lesson05::source_check(expected.data(), n) ? "ok" : "FAIL");
   }
   std::printf("\n");
   lesson.set_cpu(sort.median_ms, "std::sort on one core");
@@ -162,8 +163,8 @@ int run(course::Lesson& lesson, const Options& o) {
       });
   lesson.write_csv(dist, {{"size", course::size_text(n) + " floats"}});
   bool extra_ok = true;
-  if (o.seed_compare)
-    extra_ok = lesson05::seed_compare(n, lesson.options().seed, launch) && extra_ok;
+  if (o.source_compare)
+    extra_ok = lesson05::source_compare(n, lesson.options().seed, launch) && extra_ok;
   if (o.sweep) extra_ok = lesson05::sweep(lesson, o.sweep_max, launch) && extra_ok;
   return lesson.finish(cpu_ok && extra_ok);
 }
@@ -172,10 +173,10 @@ int run(course::Lesson& lesson, const Options& o) {
 
 int main(int argc, char** argv) {
   course::Lesson lesson("05",
-                        "Sorting floats: std::sort, the seed's host odd-even sort, every GPU "
+                        "Sorting floats: std::sort, the source's host odd-even sort, every GPU "
                         "version, thrust::sort and CUB, on the same data.",
-                        "floats to sort", lesson05::kSeedN, std::numeric_limits<std::size_t>::max(),
-                        5);
+                        "floats to sort", lesson05::kSourceN,
+                        std::numeric_limits<std::size_t>::max(), 5);
   Options o;
   add_options(lesson.cli(), &o);
   const std::vector<std::string> names =

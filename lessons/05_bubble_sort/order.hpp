@@ -27,8 +27,8 @@ COURSE_HOST_DEVICE inline void order_pair(float& a, float& b) {
   }
 }
 
-// The seed's comparison, a < b: wrong with NaNs, blind to the sign of zero (--seed-compare).
-struct SeedLess {
+// The source's comparison, a < b: wrong with NaNs, blind to the sign of zero (--source-compare).
+struct SourceLess {
   COURSE_HOST_DEVICE bool operator()(float a, float b) const { return a < b; }
 };
 

@@ -1,9 +1,9 @@
-// Lesson 05 on the CPU: the order the course sorts floats in, the inputs, the seed's host odd-even
-// transposition sort, the reference (std::sort) and the check every GPU result must pass. Plain
-// C++17, shared by cpu.cpp, main.cu and test.cu; the order is also compiled for the GPU.
+// Lesson 05 on the CPU: the order the course sorts floats in, the inputs, the source's host
+// odd-even transposition sort, the reference (std::sort) and the check every GPU result must pass.
+// Plain C++17, shared by cpu.cpp, main.cu and test.cu; the order is also compiled for the GPU.
 //
 // The order is IEEE 754's totalOrder: -NaN < -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN. The
-// seed compares with `>`, which is not an order once a NaN is among the values (every comparison
+// source compares with `>`, which is not an order once a NaN is among the values (every comparison
 // with a NaN is false), and which cannot tell -0.0 from +0.0. totalOrder is what the float's bits
 // give when read as a sign-magnitude integer, so a key of 32 bits compares in one instruction:
 // flip every bit of a negative float, and only the sign bit of a positive one.
@@ -26,12 +26,12 @@
 
 namespace lesson05 {
 
-// The seed's setup: one block of 512 threads (the G80's most) sorts 1024 floats.
-constexpr std::size_t kSeedN = 1024;
-constexpr int kSeedThreads = 512;
+// The source's setup: one block of 512 threads (the G80's most) sorts 1024 floats.
+constexpr std::size_t kSourceN = 1024;
+constexpr int kSourceThreads = 512;
 
 // The inputs:
-//   perm      the seed's: 0, 1, ..., n - 1 shuffled by 2n random swaps (past 2^24 the floats
+//   perm      the source's: 0, 1, ..., n - 1 shuffled by 2n random swaps (past 2^24 the floats
 //             repeat, because float(i) is not i);
 //   uniform   floats in [-1, 1);
 //   sorted    ascending floats in [-1, 1);
@@ -44,7 +44,7 @@ enum class Dist { perm, uniform, sorted, reversed, dups, zeros, special };
 
 inline const course::Names<Dist>& dists() {
   static const course::Names<Dist> names = {
-      {"perm", "the seed's shuffled 0..n-1"},
+      {"perm", "the source's shuffled 0..n-1"},
       {"uniform", "floats in [-1, 1)"},
       {"sorted", "ascending"},
       {"reversed", "descending"},
@@ -106,7 +106,7 @@ COURSE_HOST_DEVICE inline float element(std::uint64_t seed, std::size_t i, std::
 inline std::vector<float> make_input(std::size_t n, Dist dist, std::uint64_t seed) {
   std::vector<float> out(n);
   if (dist == Dist::perm) {
-    // The seed's shuffle: 2n swaps of two random places. Sequential, like the seed's.
+    // The source's shuffle: 2n swaps of two random places. Sequential, like the source's.
     for (std::size_t i = 0; i < n; ++i)
       out[i] = static_cast<float>(i);
     for (std::size_t s = 0; s < 2 * n; ++s) {
@@ -123,20 +123,20 @@ inline std::vector<float> make_input(std::size_t n, Dist dist, std::uint64_t see
   return out;
 }
 
-// How many phases the seed runs: its kernel and its host loop both count `loop <= N/2`, so n/2 + 1
-// rounds of an even and an odd phase: n + 2 phases for even n, n + 1 for odd n. Odd-even
-// transposition needs n (n - 1 do not always sort: try 3, 2, 1), so the seed's count sorts any n,
+// How many phases the source runs: its kernel and its host loop both count `loop <= N/2`, so n/2 +
+// 1 rounds of an even and an odd phase: n + 2 phases for even n, n + 1 for odd n. Odd-even
+// transposition needs n (n - 1 do not always sort: try 3, 2, 1), so the source's count sorts any n,
 // odd ones included, with a phase or two to spare.
-COURSE_HOST_DEVICE constexpr std::size_t seed_phases(std::size_t n) {
+COURSE_HOST_DEVICE constexpr std::size_t source_phases(std::size_t n) {
   return 2 * (n / 2 + 1);
 }
 
-// The seed's host version: odd-even transposition sort. Phase p compares the pairs (0,1), (2,3),
+// The source's host version: odd-even transposition sort. Phase p compares the pairs (0,1), (2,3),
 // ... when p is even, and (1,2), (3,4), ... when p is odd, and swaps a pair that is out of order.
-// It runs the seed's count of phases unless `phases` says otherwise.
+// It runs the source's count of phases unless `phases` says otherwise.
 template <typename Before = TotalOrder>
 void odd_even_sort(float* a, std::size_t n, Before before = {}, std::size_t phases = SIZE_MAX) {
-  if (phases == SIZE_MAX) phases = seed_phases(n);
+  if (phases == SIZE_MAX) phases = source_phases(n);
   for (std::size_t p = 0; p < phases; ++p) {
     for (std::size_t i = p % 2; i + 1 < n; i += 2) {
       if (before(a[i + 1], a[i])) std::swap(a[i], a[i + 1]);
@@ -177,17 +177,17 @@ inline std::string sort_mismatch(const float* got, const std::vector<float>& exp
       static_cast<unsigned>(course::bits_of(expected[first])));
 }
 
-// The seed's own check, for its input (perm, n <= 2^24): c[k] == k.
-inline bool seed_check(const float* c, std::size_t n) {
+// The source's own check, for its input (perm, n <= 2^24): c[k] == k.
+inline bool source_check(const float* c, std::size_t n) {
   for (std::size_t k = 0; k < n; ++k) {
     if (c[k] != static_cast<float>(k)) return false;
   }
   return true;
 }
 
-// The comparisons the seed's host loop makes: seed_phases(n) phases of about n / 2.
+// The comparisons the source's host loop makes: source_phases(n) phases of about n / 2.
 inline double odd_even_comparisons(std::size_t n) {
-  return static_cast<double>(seed_phases(n)) * static_cast<double>(n / 2);
+  return static_cast<double>(source_phases(n)) * static_cast<double>(n / 2);
 }
 
 }  // namespace lesson05

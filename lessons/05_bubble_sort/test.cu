@@ -1,6 +1,6 @@
 // Lesson 05's tests. On the CPU: totalOrder against the IEEE ordering of hand-picked floats, the
-// reference against a sort of the keys, the seed's host sort against the reference (and n - 1
-// phases against a case they cannot sort), the seed's comparison against NaNs and signed zeros,
+// reference against a sort of the keys, the source's host sort against the reference (and n - 1
+// phases against a case they cannot sort), the source's comparison against NaNs and signed zeros,
 // the check against results broken on purpose. On the GPU: every version, Thrust and CUB against
 // the reference, bit for bit, on every input at the contract's sizes (each version up to its
 // limit), into poisoned output with guard zones; repeated runs; past 2^31 elements, checked on
@@ -94,7 +94,7 @@ TEST_CASE("the inputs hold what they promise", "[cpu]") {
   const std::size_t n = 100000;
   std::vector<float> perm = lesson05::make_input(n, Dist::perm, seed);
   CHECK(perm != lesson05::reference_sort(perm));  // shuffled
-  CHECK(lesson05::seed_check(lesson05::reference_sort(perm).data(), n));
+  CHECK(lesson05::source_check(lesson05::reference_sort(perm).data(), n));
   const std::vector<float> sorted = lesson05::make_input(n, Dist::sorted, seed);
   CHECK(std::is_sorted(sorted.begin(), sorted.end()));
   const std::vector<float> reversed = lesson05::make_input(n, Dist::reversed, seed);
@@ -122,12 +122,12 @@ TEST_CASE("the inputs hold what they promise", "[cpu]") {
   REQUIRE_THROWS(lesson05::dists().parse("gaussian"));
 }
 
-TEST_CASE("the seed's host sort (n/2 + 1 rounds) matches the reference, n - 1 phases do not",
+TEST_CASE("the source's host sort (n/2 + 1 rounds) matches the reference, n - 1 phases do not",
           "[cpu]") {
-  // The seed's `loop <= N/2`: n/2 + 1 rounds of two phases, at least n phases for odd n too.
-  CHECK(lesson05::seed_phases(1024) == 1026);
-  CHECK(lesson05::seed_phases(3) == 4);
-  CHECK(lesson05::seed_phases(1025) == 1026);
+  // The source's `loop <= N/2`: n/2 + 1 rounds of two phases, at least n phases for odd n too.
+  CHECK(lesson05::source_phases(1024) == 1026);
+  CHECK(lesson05::source_phases(3) == 4);
+  CHECK(lesson05::source_phases(1025) == 1026);
   for (Dist dist : kDists) {
     for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{255},
                           std::size_t{1024}, std::size_t{3001}}) {
@@ -145,22 +145,22 @@ TEST_CASE("the seed's host sort (n/2 + 1 rounds) matches the reference, n - 1 ph
     const std::vector<float> expected = lesson05::reference_sort(a);
     lesson05::odd_even_sort(a.data(), n, lesson05::TotalOrder{}, n - 1);
     CHECK(lesson05::sort_mismatch(a.data(), expected) != "");
-    // The seed's prose, "N/2 rounds", rounded down: the same n - 1 phases for odd n.
+    // The source's prose, "N/2 rounds", rounded down: the same n - 1 phases for odd n.
     std::vector<float> b = lesson05::make_input(n, Dist::reversed, course::test::seed());
     lesson05::odd_even_sort(b.data(), n, lesson05::TotalOrder{}, 2 * (n / 2));
     CHECK(lesson05::sort_mismatch(b.data(), expected) != "");
   }
 }
 
-TEST_CASE("the seed's a < b cannot sort NaNs and cannot tell -0.0 from +0.0", "[cpu]") {
+TEST_CASE("the source's a < b cannot sort NaNs and cannot tell -0.0 from +0.0", "[cpu]") {
   const std::size_t n = 1024;
   std::vector<float> special = lesson05::make_input(n, Dist::special, course::test::seed());
   const std::vector<float> special_sorted = lesson05::reference_sort(special);
-  lesson05::odd_even_sort(special.data(), n, lesson05::SeedLess{});
+  lesson05::odd_even_sort(special.data(), n, lesson05::SourceLess{});
   CHECK(lesson05::sort_mismatch(special.data(), special_sorted, true) != "");
   std::vector<float> zeros = lesson05::make_input(n, Dist::zeros, course::test::seed());
   const std::vector<float> zeros_sorted = lesson05::reference_sort(zeros);
-  lesson05::odd_even_sort(zeros.data(), n, lesson05::SeedLess{});
+  lesson05::odd_even_sort(zeros.data(), n, lesson05::SourceLess{});
   CHECK(lesson05::sort_mismatch(zeros.data(), zeros_sorted, true) == "");
   CHECK(lesson05::sort_mismatch(zeros.data(), zeros_sorted, false) != "");
 }
@@ -270,7 +270,7 @@ TEST_CASE("v9 at its chunk and merge-block edges, with and without the program's
     course::DeviceBuffer<unsigned char> scratch(lesson05::v9_scratch_bytes(n));
     for (const lesson05::Launch& launch :
          {lesson05::Launch{},
-          lesson05::Launch{nullptr, lesson05::kSeedThreads, scratch.data(), scratch.size()}}) {
+          lesson05::Launch{nullptr, lesson05::kSourceThreads, scratch.data(), scratch.size()}}) {
       for (Dist dist : kDists) {
         const std::vector<float> in = lesson05::make_input(n, dist, course::test::seed());
         INFO("v9, " << lesson05::dists().name(dist) << ", n = " << n << ", scratch "
@@ -347,19 +347,19 @@ TEST_CASE("repeated runs give the same, right, result", "[gpu]") {
   }
 }
 
-TEST_CASE("v0 with the seed's a < b fails on NaNs and on signed zeros, and CUB merges the zeros",
+TEST_CASE("v0 with the source's a < b fails on NaNs and on signed zeros, and CUB merges the zeros",
           "[gpu]") {
-  const std::size_t n = lesson05::kSeedN;
+  const std::size_t n = lesson05::kSourceN;
   const lesson05::Launch launch{};
-  const auto seed_v0 = [&](const float* a, float* b, std::size_t m) {
-    lesson05::odd_even_shared(a, b, m, launch, lesson05::SeedLess{});
+  const auto source_v0 = [&](const float* a, float* b, std::size_t m) {
+    lesson05::odd_even_shared(a, b, m, launch, lesson05::SourceLess{});
   };
   const std::vector<float> special = lesson05::make_input(n, Dist::special, course::test::seed());
-  CHECK(sorted_by(seed_v0, special, lesson05::reference_sort(special), true) != "");
+  CHECK(sorted_by(source_v0, special, lesson05::reference_sort(special), true) != "");
   const std::vector<float> zeros = lesson05::make_input(n, Dist::zeros, course::test::seed());
   const std::vector<float> expected = lesson05::reference_sort(zeros);
-  CHECK(sorted_by(seed_v0, zeros, expected, true) == "");
-  CHECK(sorted_by(seed_v0, zeros, expected, false) != "");
+  CHECK(sorted_by(source_v0, zeros, expected, true) == "");
+  CHECK(sorted_by(source_v0, zeros, expected, false) != "");
   lesson05::CubSort cub(n);
   const auto cub_sort = [&](const float* a, float* b, std::size_t) { cub(a, b); };
   CHECK(sorted_by(cub_sort, zeros, expected, true) == "");

@@ -1,6 +1,6 @@
-// Lesson 06 on the CPU alone: the seed's CPU program, one insertion list over the whole input (the
-// k largest distinct values), beside std::partial_sort and std::nth_element with a sort (the k
-// largest with duplicates), with the seed's `{0}` start of the list as an option. Build alone:
+// Lesson 06 on the CPU alone: the source's CPU program, one insertion list over the whole input
+// (the k largest distinct values), beside std::partial_sort and std::nth_element with a sort (the k
+// largest with duplicates), with the source's `{0}` start of the list as an option. Build alone:
 //   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson06_cpu
 #include <cstdio>
 #include <limits>
@@ -16,13 +16,13 @@
 namespace {
 
 struct Options {
-  std::size_t n = lesson06::kSeedN;
-  std::size_t k = lesson06::kSeedK;
+  std::size_t n = lesson06::kSourceN;
+  std::size_t k = lesson06::kSourceK;
   std::uint64_t seed = course::kDefaultSeed;
-  lesson06::Dist dist = lesson06::Dist::seed;
+  lesson06::Dist dist = lesson06::Dist::source;
   std::string type = "int";
   int reps = 3;
-  bool seed_init = false;
+  bool source_init = false;
 };
 
 template <typename T>
@@ -50,28 +50,29 @@ int run(const Options& o) {
   const course::Timing t_partial =
       course::time_cpu([&] { partial = lesson06::partial_sort_top_k(in, o.k); }, o.reps);
   const lesson06::ListStart start =
-      o.seed_init ? lesson06::ListStart::seed_cpu : lesson06::ListStart::lowest;
-  std::vector<T> seed_list;
-  const course::Timing t_seed =
-      course::time_cpu([&] { seed_list = lesson06::seed_cpu_top_k(in, o.k, start); }, o.reps);
+      o.source_init ? lesson06::ListStart::source_cpu : lesson06::ListStart::lowest;
+  std::vector<T> source_list;
+  const course::Timing t_source =
+      course::time_cpu([&] { source_list = lesson06::source_cpu_top_k(in, o.k, start); }, o.reps);
   const std::vector<T> distinct = lesson06::reference_top_k_distinct(in, o.k);
 
   const std::string partial_check = lesson06::top_k_mismatch(partial, nullptr, top, in);
-  const std::string seed_check = lesson06::top_k_mismatch(seed_list, nullptr, distinct, in);
+  const std::string source_check = lesson06::top_k_mismatch(source_list, nullptr, distinct, in);
   std::printf("%-44s %12s  %s\n", "method", "median ms", "result");
   std::printf("%-44s %12.4f  %s\n", "std::nth_element + sort (with duplicates)", t_select.median_ms,
               "the reference");
   std::printf("%-44s %12.4f  %s\n", "std::partial_sort (with duplicates)", t_partial.median_ms,
               partial_check.empty() ? "same as the reference" : ("FAIL: " + partial_check).c_str());
-  std::printf("%-44s %12.4f  %s\n",
-              o.seed_init ? "the seed's insertion list, {0} start" : "the seed's insertion list",
-              t_seed.median_ms,
-              seed_check.empty() ? "the k largest distinct values: ok"
-                                 : ("FAIL against the k largest distinct: " + seed_check).c_str());
+  std::printf(
+      "%-44s %12.4f  %s\n",
+      o.source_init ? "the source's insertion list, {0} start" : "the source's insertion list",
+      t_source.median_ms,
+      source_check.empty() ? "the k largest distinct values: ok"
+                           : ("FAIL against the k largest distinct: " + source_check).c_str());
   std::printf("\n");
   print_values("top k, with duplicates:", top);
-  print_values("the seed's list (distinct):", seed_list);
-  return partial_check.empty() && (seed_check.empty() || o.seed_init) ? 0 : 1;
+  print_values("the source's list (distinct):", source_list);
+  return partial_check.empty() && (source_check.empty() || o.source_init) ? 0 : 1;
 }
 
 }  // namespace
@@ -80,7 +81,7 @@ int main(int argc, char** argv) {
   return course::run_program("lesson06_cpu", [&] {
     Options o;
     course::CommandLine cli("lesson06_cpu",
-                            "The seed's CPU top-k (an insertion list) beside std::partial_sort "
+                            "The source's CPU top-k (an insertion list) beside std::partial_sort "
                             "and std::nth_element.");
     course::add_standard_flags(cli, &o.n, &o.seed, &o.reps, "values to select from",
                                std::numeric_limits<std::size_t>::max(),
@@ -88,9 +89,10 @@ int main(int argc, char** argv) {
         .number("--k", &o.k, "how many of the largest to find (1 to n)", std::size_t{1})
         .choice("--dist", &o.dist, lesson06::dists())
         .choice("--type", &o.type, {"int", "float"}, "the values' type")
-        .flag("--source-init", &o.seed_init,
-              "start the list as the seed's CPU version does, at {0}: every slot 0 (exit status 0 "
-              "even when that is wrong)")
+        .flag(
+            "--source-init", &o.source_init,
+            "start the list as the source's CPU version does, at {0}: every slot 0 (exit status 0 "
+            "even when that is wrong)")
         .old_name("--seed-init", "--source-init");
     cli.cpu_only();
     course::parse_or_exit(cli, argc, argv);

@@ -1,6 +1,6 @@
 // Lesson 06's program, past its version list: the output every run writes and how it is checked,
 // the libraries as rows of the table, then the experiments. --k-sweep times every version by k, to
-// its limit (the seed's curve and where it stops); after the table, v0 runs on v1's 32 blocks and
+// its limit (the source's curve and where it stops); after the table, v0 runs on v1's 32 blocks and
 // on a managed input the CPU has just written (what the first touch costs).
 #pragma once
 
@@ -40,7 +40,7 @@ struct Output {
   Result<T> download() const { return {values.download(), indices.download()}; }
 };
 
-// What a result must be: the course's top-k or the seed's (distinct), and the input the indices
+// What a result must be: the course's top-k or the source's (distinct), and the input the indices
 // point into.
 template <typename T>
 struct Expected {
@@ -49,7 +49,7 @@ struct Expected {
   const std::vector<T>* in;
 };
 
-// How a version's result is checked: against the seed's meaning (distinct) or the course's, with
+// How a version's result is checked: against the source's meaning (distinct) or the course's, with
 // its indices or without, and with -0.0 and +0.0 as one value (the libraries' radix sorts).
 struct CheckAs {
   bool distinct = false;
@@ -168,7 +168,7 @@ SweepCell sweep_cell(const std::string& name, const SweepStep<T>& s) {
   SweepCell cell{"", nullptr, s.launch.threads, {}};
   T* values = s.out.values.data();
   std::size_t* indices = s.out.indices.data();
-  if (name[1] == '0' || name[1] == '1' || name[1] == '2') {  // the seed's family
+  if (name[1] == '0' || name[1] == '1' || name[1] == '2') {  // the source's family
     const std::size_t budget =
         name[1] == '2' ? course::max_shared_bytes() : course::kDefaultSharedBytes;
     if (name.back() == '*') cell.threads = threads_that_fit(s.launch.threads, s.k, budget);
@@ -198,7 +198,7 @@ SweepCell sweep_cell(const std::string& name, const SweepStep<T>& s) {
   return cell;
 }
 
-// The seed's answer at k: the k largest distinct keys (`distinct`: every distinct key, largest
+// The source's answer at k: the k largest distinct keys (`distinct`: every distinct key, largest
 // first), padded with the lowest key when there are fewer.
 template <typename T>
 std::vector<T> distinct_top_k(const std::vector<Key>& distinct, std::size_t k) {
@@ -301,21 +301,21 @@ inline void print_filter_report(const course::Lesson& lesson, std::size_t n, std
 
 // ---- v0 on 32 blocks, and on a managed input just written ---------------------------------------
 
-// v0 on v1's 32 blocks instead of the seed's grid of one thread per value, the rest unchanged;
+// v0 on v1's 32 blocks instead of the source's grid of one thread per value, the rest unchanged;
 // then v0 with its managed input just written by the CPU, so every page moves on demand. Returns
 // whether the first was right.
 template <typename T>
 bool v0_grid_and_first_touch(course::Lesson& lesson, const std::vector<T>& in, std::size_t k,
                              T* managed_in, Output<T>& out, Workspace<T>& ws,
-                             const Expected<T>& expected, bool seed_grid) {
+                             const Expected<T>& expected, bool source_grid) {
   const course::TableRow* v0 = checked_row(lesson, "v0");
   if (v0 == nullptr) return true;
   const std::size_t n = in.size();
   const auto run_v0 = [&] { top_k_v0(managed_in, n, k, out.values.data(), nullptr, ws); };
   bool ok = true;
-  if (seed_grid) {
+  if (source_grid) {
     const Launch launch = ws.launch;
-    const std::size_t seed_blocks = v0_blocks(n, launch);
+    const std::size_t source_blocks = v0_blocks(n, launch);
     ws.launch.blocks = kCourseBlocks;  // v0's lists for fewer blocks fit in its buffer
     const course::Outcome r =
         lesson.time({"v0 on 32 blocks", "", "", run_v0, [&] {
@@ -325,9 +325,9 @@ bool v0_grid_and_first_touch(course::Lesson& lesson, const std::vector<T>& in, s
     ok = r.mismatch.empty();
     std::printf(
         "v0 on %d blocks (v1's grid), the rest unchanged: %.4f ms (median of %d), %s; "
-        "against %.4f ms on the seed's %zu blocks\n",
+        "against %.4f ms on the source's %zu blocks\n",
         kCourseBlocks, r.time.median_ms, r.time.reps, ok ? "ok" : ("FAIL: " + r.mismatch).c_str(),
-        v0->time.median_ms, seed_blocks);
+        v0->time.median_ms, source_blocks);
   }
   course::NvtxRange range("v0 first touch");
   // 3 runs, no warm-up, each after the CPU writes the input again (before the L2 flush: the GPU is

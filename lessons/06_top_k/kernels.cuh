@@ -2,12 +2,12 @@
 // finds the top k of the n values at `in` (device memory, int32 or float): the k largest, in
 // descending order (v0: the k largest distinct ones), and v3 and v4 their indices too.
 //
-//   v0  the seed's: one thread per value (n / 256 blocks), per-thread insertion lists, a tree of
+//   v0  the source's: one thread per value (n / 256 blocks), per-thread insertion lists, a tree of
 //       O(k^2) merges in a static shared array with two barriers per step, a second launch of one
 //       block; managed memory
-//   v1  the seed's open question: an O(k) two-pointer merge of sorted lists, and duplicates kept,
+//   v1  the source's open question: an O(k) two-pointer merge of sorted lists, and duplicates kept,
 //       on 32 blocks
-//   v2  the lists in dynamic shared memory, opted in past 48 KiB: the seed's wall moves
+//   v2  the lists in dynamic shared memory, opted in past 48 KiB: the source's wall moves
 //   v3  radix select: a histogram of the top digit, the bucket that holds the k-th value, its
 //       keys kept as candidates for the next digit; then the k survivors sorted
 //   v4  for k <= 32: each warp keeps its top 32 in registers, one per lane, merged by bitonic
@@ -17,7 +17,7 @@
 //       misjudged)
 //   CUB / Thrust  a full sort of (value, index) pairs, descending, then the first k
 //
-// Each version lives in kernels/, read in this order: settings.cuh, v0_seed.cuh, v1_v2_merge.cuh,
+// Each version lives in kernels/, read in this order: settings.cuh, v0_source.cuh, v1_v2_merge.cuh,
 // streaming.cuh (what v3 to v5 share), v3_choose_and_sift.cuh and v3_radix_select.cuh,
 // v4_warp_select.cuh, v5_sampled_filter.cuh, workspace.cuh (each version's workspace put together,
 // and each version run on it) and libraries.cuh. This file lists the versions for the program and
@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "kernels/settings.cuh"
-#include "kernels/v0_seed.cuh"
+#include "kernels/v0_source.cuh"
 #include "kernels/v1_v2_merge.cuh"
 #include "kernels/v3_choose_and_sift.cuh"
 #include "kernels/v3_radix_select.cuh"
@@ -46,7 +46,7 @@ template <typename T>
 struct Version {
   const char* name;
   const char* idea;
-  bool distinct;  // the k largest distinct values (the seed's meaning)
+  bool distinct;  // the k largest distinct values (the source's meaning)
   bool indices;   // returns the index of each value
   // "" when the version takes n and k (with these launch settings); otherwise why not.
   std::string (*limit)(std::size_t n, std::size_t k, const Launch& launch);
@@ -58,8 +58,8 @@ struct Version {
 template <typename T>
 const std::vector<Version<T>>& versions() {
   static const std::vector<Version<T>> all = {
-      {"v0", "seed: a thread per value, insertion lists, O(k^2) merges, distinct", true, false,
-       seed_limit, top_k_v0<T>, course::Kind::source},
+      {"v0", "source: a thread per value, insertion lists, O(k^2) merges, distinct", true, false,
+       source_limit, top_k_v0<T>, course::Kind::source},
       {"v1", "32 blocks, O(k) two-pointer merge, duplicates kept", false, false, v1_limit,
        top_k_v1<T>},
       {"v2", "lists in dynamic shared memory, opt-in past 48 KiB", false, false, v2_limit,

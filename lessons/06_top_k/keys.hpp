@@ -12,7 +12,7 @@ using Key = std::uint32_t;
 // The lowest key: the value a list slot holds before anything is inserted (INT_MIN for ints; for
 // floats the NaN with every bit set, the first float in totalOrder).
 constexpr Key kLowestKey = 0;
-// The key of the value 0 (int 0 and +0.0f alike): what the seed's `{INT_MIN}` leaves in every
+// The key of the value 0 (int 0 and +0.0f alike): what the source's `{INT_MIN}` leaves in every
 // slot but the first.
 constexpr Key kZeroKey = 0x80000000u;
 

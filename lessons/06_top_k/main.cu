@@ -1,8 +1,9 @@
-// Lesson 06: top-k on the GPU, from the seed's per-thread insertion lists and their 48 KiB wall to
-// a radix select that reads the input twice, and one that reads it once past a sampled threshold.
-// Times the CPU (the seed's insertion, std::partial_sort, std::nth_element and a sort), then every
-// GPU version, CUB and Thrust on the same data; checks every result bit for bit against the CPU,
-// and every index against the input; prints the table. Build alone, from this folder:
+// Lesson 06: top-k on the GPU, from the source's per-thread insertion lists and their 48 KiB wall
+// to a radix select that reads the input twice, and one that reads it once past a sampled
+// threshold. Times the CPU (the source's insertion, std::partial_sort, std::nth_element and a
+// sort), then every GPU version, CUB and Thrust on the same data; checks every result bit for bit
+// against the CPU, and every index against the input; prints the table. Build alone, from this
+// folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common -I.. main.cu -o lesson06
 #include <algorithm>
 #include <cstdio>
@@ -18,13 +19,13 @@
 
 namespace {
 
-constexpr std::size_t kSeedCpuMaxK = 128;  // the seed's CPU insertion is O(n k) at worst
+constexpr std::size_t kSourceCpuMaxK = 128;  // the source's CPU insertion is O(n k) at worst
 
 struct Options {
-  std::size_t k = lesson06::kSeedK;
-  lesson06::Dist dist = lesson06::Dist::seed;
+  std::size_t k = lesson06::kSourceK;
+  lesson06::Dist dist = lesson06::Dist::source;
   std::string type = "int";
-  int threads = lesson06::kSeedThreads;
+  int threads = lesson06::kSourceThreads;
   int blocks = 0;
   bool k_sweep = false;
   std::string sweep_csv;
@@ -34,21 +35,22 @@ void add_options(course::CommandLine& cli, Options* o) {
   cli.number("--k", &o->k, "how many of the largest to find (1 to n)", std::size_t{1});
   cli.choice("--dist", &o->dist, lesson06::dists());
   cli.choice("--type", &o->type, {"int", "float"}, "the values' type: 32-bit ints or floats");
-  cli.number("--threads", &o->threads,
-             "threads per block of v0 to v2 (a power of two; the seed's lists need threads x k x 4 "
-             "bytes of shared memory)",
-             32, 1024);
+  cli.number(
+      "--threads", &o->threads,
+      "threads per block of v0 to v2 (a power of two; the source's lists need threads x k x 4 "
+      "bytes of shared memory)",
+      32, 1024);
   cli.number("--blocks", &o->blocks,
-             "blocks of v0 to v2's first launch (default 0: v0 the seed's n / threads, v1 and v2 "
+             "blocks of v0 to v2's first launch (default 0: v0 the source's n / threads, v1 and v2 "
              "32)",
              0, 1 << 20);
   cli.flag("--k-sweep", &o->k_sweep,
            "time v0 to v4 and CUB at k = 1 to 16384 on this input, each until its limit or a run "
-           "of 2 s: the seed's curve, and where it stops");
+           "of 2 s: the source's curve, and where it stops");
   cli.text("--sweep-csv", &o->sweep_csv, "FILE", "also write the --k-sweep table to FILE as CSV");
 }
 
-// The CPU: std::nth_element and a sort (the reference), std::partial_sort, and the seed's
+// The CPU: std::nth_element and a sort (the reference), std::partial_sort, and the source's
 // insertion (its distinct meaning, also computed when `need_distinct`). The table's "vs CPU" is
 // against the faster of the first two. Returns the reference's result.
 template <typename T>
@@ -67,16 +69,17 @@ std::vector<T> run_cpu(course::Lesson& lesson, const std::vector<T>& in, std::si
   *ok = wrong.empty();
   std::printf("CPU, std::partial_sort (one core):        %10.4f ms %s\n", partial.median_ms,
               wrong.empty() ? "ok" : ("FAIL: " + wrong).c_str());
-  if (need_distinct || k <= kSeedCpuMaxK) *distinct = lesson06::reference_top_k_distinct(in, k);
-  if (k <= kSeedCpuMaxK) {
+  if (need_distinct || k <= kSourceCpuMaxK) *distinct = lesson06::reference_top_k_distinct(in, k);
+  if (k <= kSourceCpuMaxK) {
     const course::Timing t =
-        course::time_cpu([&] { got = lesson06::seed_cpu_top_k(in, k); }, reps, 1);
+        course::time_cpu([&] { got = lesson06::source_cpu_top_k(in, k); }, reps, 1);
     wrong = lesson06::top_k_mismatch(got, nullptr, *distinct, in);
     *ok = *ok && wrong.empty();
-    std::printf("CPU, the seed's insertion list (distinct):%10.4f ms %s\n", t.median_ms,
+    std::printf("CPU, the source's insertion list (distinct):%10.4f ms %s\n", t.median_ms,
                 wrong.empty() ? "ok" : ("FAIL: " + wrong).c_str());
   } else {
-    std::printf("CPU, the seed's insertion list: not run past k = %zu (O(n k))\n", kSeedCpuMaxK);
+    std::printf("CPU, the source's insertion list: not run past k = %zu (O(n k))\n",
+                kSourceCpuMaxK);
   }
   std::printf("\n");
   if (partial.median_ms < select.median_ms) {
@@ -118,8 +121,8 @@ int run(course::Lesson& lesson, const Options& o) {
   // libraries' sorted pairs and copies (about 40 bytes a value).
   lesson.begin(course::format("the top %zu of %zu %ss, %s", k, n, type, dist.c_str()), 80 * n);
   const std::vector<T> in = lesson06::make_input<T>(n, o.dist, lesson.options().seed);
-  // The seed's meaning, for v0 (a sort of every key: computed only when v0 runs).
-  const bool v0_runs = lesson.chosen("v0") && lesson06::seed_limit(n, k, launch).empty();
+  // The source's meaning, for v0 (a sort of every key: computed only when v0 runs).
+  const bool v0_runs = lesson.chosen("v0") && lesson06::source_limit(n, k, launch).empty();
   std::vector<T> expected_distinct;
   bool cpu_ok = false;
   const std::vector<T> expected = run_cpu(lesson, in, k, v0_runs, &expected_distinct, &cpu_ok);
@@ -127,7 +130,7 @@ int run(course::Lesson& lesson, const Options& o) {
   const course::DeviceReport& report = lesson.gpu();
   const course::DeviceBuffer<T> d_in(in);
   course::DeviceBuffer<T> managed_in(
-      n, course::Memory::managed);  // v0 reads the seed's kind of memory
+      n, course::Memory::managed);  // v0 reads the source's kind of memory
   std::memcpy(managed_in.data(), in.data(), n * sizeof(T));
   lesson06::Output<T> out(k);
   lesson06::Workspace<T> ws(n, k, launch);
@@ -174,7 +177,7 @@ int run(course::Lesson& lesson, const Options& o) {
 int main(int argc, char** argv) {
   course::Lesson lesson("06",
                         "Top-k: the CPU, every GPU version, CUB and Thrust, on the same data.",
-                        "values to select from", lesson06::kSeedN);
+                        "values to select from", lesson06::kSourceN);
   Options o;
   add_options(lesson.cli(), &o);
   return lesson.main(
@@ -187,7 +190,7 @@ int main(int argc, char** argv) {
         }
         if (!lesson06::is_power_of_two(o.threads)) {
           course::usage_error(lesson.cli(),
-                              "--threads must be a power of two (the seed's tree "
+                              "--threads must be a power of two (the source's tree "
                               "halves it)");
         }
         course::require_writable(lesson.cli(), "--sweep-csv", o.sweep_csv);

@@ -1,10 +1,10 @@
-// Lesson 06 on the CPU: what top-k means here, the inputs, the seed's insertion list, the O(k)
+// Lesson 06 on the CPU: what top-k means here, the inputs, the source's insertion list, the O(k)
 // merge, the references and the checks every GPU result must pass. Plain C++17, shared by
 // cpu.cpp, main.cu, test.cu and the exercises' tests; the list operations also compile for the GPU.
 //
 // Top-k, as the course defines it: the k largest values of the input, duplicates included, in
 // descending order (std::partial_sort's answer, and torch.topk's), with the index of each where
-// a version returns indices. The seed's version (v0) means something else: the k largest
+// a version returns indices. The source's version (v0) means something else: the k largest
 // *distinct* values. Both are checked, each against a reference with its own meaning.
 //
 // Every version compares order keys (course::order_key, common/bits.hpp): a 32-bit unsigned
@@ -30,14 +30,14 @@
 
 namespace lesson06 {
 
-// The seed's setup: k = 10 of 10^7 ints, blocks of 256 threads, and as many blocks as it takes to
-// give every thread one value: (N + 255) / 256, 39,063 at the seed's N (seed_blocks).
-constexpr std::size_t kSeedN = 10000000;
-constexpr std::size_t kSeedK = 10;
-constexpr int kSeedThreads = 256;
+// The source's setup: k = 10 of 10^7 ints, blocks of 256 threads, and as many blocks as it takes to
+// give every thread one value: (N + 255) / 256, 39,063 at the source's N (source_blocks).
+constexpr std::size_t kSourceN = 10000000;
+constexpr std::size_t kSourceK = 10;
+constexpr int kSourceThreads = 256;
 
-// The seed's grid: one thread per value.
-inline std::size_t seed_blocks(std::size_t n, int threads) {
+// The source's grid: one thread per value.
+inline std::size_t source_blocks(std::size_t n, int threads) {
   return (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
 }
 
@@ -48,7 +48,7 @@ constexpr int kCourseBlocks = 32;
 // ---- the inputs ---------------------------------------------------------------------------------
 
 // The inputs (--dist):
-//   seed        the seed's: random ints from 0 to 2^31 - 1 (rand()'s range), every even index
+//   source      the source's: random ints from 0 to 2^31 - 1 (rand()'s range), every even index
 //               negated; as floats, the same divided by 2^31
 //   equal       one negative value, everywhere
 //   dups        64 distinct values, each about n / 64 times (as floats, quarters from -8 to 7.75,
@@ -57,11 +57,11 @@ constexpr int kCourseBlocks = 32;
 //   descending  the same, from the top
 //   extremes    ints: INT_MIN, INT_MAX, their neighbours and random ints; floats: -inf, +inf,
 //               -FLT_MAX, FLT_MAX, -0.0, +0.0, denormals and ordinary floats
-enum class Dist { seed, equal, dups, ascending, descending, extremes };
+enum class Dist { source, equal, dups, ascending, descending, extremes };
 
 inline const course::Names<Dist>& dists() {
   static const course::Names<Dist> names = {
-      {"source", "random ints with every even index negated, as the seed's", "seed"},
+      {"source", "random ints with every even index negated, as the source's", "seed"},
       {"equal", "one negative value"},
       {"dups", "64 distinct values"},
       {"ascending", "ascending"},
@@ -95,7 +95,7 @@ COURSE_HOST_DEVICE inline std::int32_t element<std::int32_t>(std::uint64_t seed,
       const std::int32_t picks[] = {INT_MIN, INT_MAX, INT_MIN + 1, INT_MAX - 1};
       return i % 8 < 4 ? picks[i % 8] : static_cast<std::int32_t>(word >> 32);
     }
-    case Dist::seed:
+    case Dist::source:
     default: {
       const auto r = static_cast<std::int32_t>(word >> 33);  // 0 to 2^31 - 1
       return i % 2 == 0 ? -r : r;
@@ -132,7 +132,7 @@ COURSE_HOST_DEVICE inline float element<float>(std::uint64_t seed, std::size_t i
       return i % 8 < 7 ? course::from_bits<float>(picks[i % 8])
                        : static_cast<float>((2.0 * course::unit_interval(word) - 1.0) * 1000.0);
     }
-    case Dist::seed:
+    case Dist::source:
     default: {
       const double r = static_cast<double>(word >> 33) / 2147483648.0;
       return static_cast<float>(i % 2 == 0 ? -r : r);
@@ -165,10 +165,10 @@ std::vector<T> values_of(const std::vector<Key>& keys) {
   return values;
 }
 
-// ---- the seed's insertion list, and the O(k) merge (the GPU versions use these too) ------------
+// ---- the source's insertion list, and the O(k) merge (the GPU versions use these too) -----------
 
-// The seed's insert_value, in the seed's order: `list` holds k keys in descending order; `key` is
-// dropped if it equals a key already held (a scan of all k) or is not above the last key;
+// The source's insert_value, in the source's order: `list` holds k keys in descending order; `key`
+// is dropped if it equals a key already held (a scan of all k) or is not above the last key;
 // otherwise it goes in at its place and the last key drops out. So the list keeps the k largest
 // *distinct* keys it has been given, and every key costs the scan of k, even the many that the
 // last key alone would reject.
@@ -193,7 +193,7 @@ COURSE_HOST_DEVICE inline void insert_kept(Key* list, int k, Key key) {
   list[i] = key;
 }
 
-// The seed's open question, answered: the k largest of two descending lists of k, in descending
+// The source's open question, answered: the k largest of two descending lists of k, in descending
 // order, by walking both lists once with two pointers. O(k), where inserting one list's keys into
 // the other one at a time is O(k^2).
 COURSE_HOST_DEVICE inline void merge_top_k(const Key* a, const Key* b, int k, Key* out) {
@@ -203,14 +203,14 @@ COURSE_HOST_DEVICE inline void merge_top_k(const Key* a, const Key* b, int k, Ke
     out[o] = a[i] >= b[j] ? a[i++] : b[j++];
 }
 
-// How a list starts. lowest: every slot the lowest key, as the seed's GPU lists start (a loop
-// stores INT_MIN in each). seed_cpu: the seed's CPU list, `{0}`, every slot 0, so a value at or
+// How a list starts. lowest: every slot the lowest key, as the source's GPU lists start (a loop
+// stores INT_MIN in each). source_cpu: the source's CPU list, `{0}`, every slot 0, so a value at or
 // below 0 never gets in.
-enum class ListStart { lowest, seed_cpu };
+enum class ListStart { lowest, source_cpu };
 
 COURSE_HOST_DEVICE inline void start_list(Key* list, int k, ListStart start) {
   for (int i = 0; i < k; ++i)
-    list[i] = start == ListStart::seed_cpu ? kZeroKey : kLowestKey;
+    list[i] = start == ListStart::source_cpu ? kZeroKey : kLowestKey;
 }
 
 // ---- the references -----------------------------------------------------------------------------
@@ -227,7 +227,7 @@ std::vector<T> reference_top_k(const std::vector<T>& in, std::size_t k) {
   return values_of<T>(keys);
 }
 
-// The seed's meaning: the k largest distinct values, descending; when there are fewer than k
+// The source's meaning: the k largest distinct values, descending; when there are fewer than k
 // distinct values, the rest of the list is the lowest value (the slot's start).
 template <typename T>
 std::vector<T> reference_top_k_distinct(const std::vector<T>& in, std::size_t k) {
@@ -238,10 +238,10 @@ std::vector<T> reference_top_k_distinct(const std::vector<T>& in, std::size_t k)
   return values_of<T>(keys);
 }
 
-// The seed's CPU version: one insertion list over the whole input. O(n k) at worst.
+// The source's CPU version: one insertion list over the whole input. O(n k) at worst.
 template <typename T>
-std::vector<T> seed_cpu_top_k(const std::vector<T>& in, std::size_t k,
-                              ListStart start = ListStart::lowest) {
+std::vector<T> source_cpu_top_k(const std::vector<T>& in, std::size_t k,
+                                ListStart start = ListStart::lowest) {
   std::vector<Key> list(k);
   start_list(list.data(), static_cast<int>(k), start);
   for (const T x : in)
@@ -390,9 +390,9 @@ inline Key radix_select_kth(const std::vector<Key>& keys, std::uint64_t k) {
   return prefix;
 }
 
-// ---- the seed's limits --------------------------------------------------------------------------
+// ---- the source's limits ------------------------------------------------------------------------
 
-// Shared memory the seed's tree needs: one list of k keys per thread.
+// Shared memory the source's tree needs: one list of k keys per thread.
 inline std::size_t lists_bytes(int threads, std::size_t k) {
   return static_cast<std::size_t>(threads) * k * sizeof(Key);
 }

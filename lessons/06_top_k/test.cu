@@ -1,5 +1,5 @@
 // Lesson 06's tests. On the CPU: the order keys against the values' own order, each reference
-// against a full sort or a set, the seed's insertion list (and its `{INT_MIN}` start, which fails
+// against a full sort or a set, the source's insertion list (and its `{INT_MIN}` start, which fails
 // on negative inputs), the O(k) merge against std::merge, radix select's CPU model against
 // std::nth_element, and the check against results broken on purpose. On the GPU: every version,
 // CUB and Thrust against the references, on every input, both types, at the contract's sizes and
@@ -26,7 +26,7 @@ namespace {
 using lesson06::Dist;
 using lesson06::Key;
 
-const Dist kDists[] = {Dist::seed,      Dist::equal,      Dist::dups,
+const Dist kDists[] = {Dist::source,    Dist::equal,      Dist::dups,
                        Dist::ascending, Dist::descending, Dist::extremes};
 
 // The oracle: sort every key, descending, and keep k.
@@ -38,7 +38,7 @@ std::vector<T> full_sort_top_k(const std::vector<T>& in, std::size_t k) {
   return lesson06::values_of<T>(keys);
 }
 
-// The seed's meaning, by a set: the k largest distinct keys, then the lowest key.
+// The source's meaning, by a set: the k largest distinct keys, then the lowest key.
 template <typename T>
 std::vector<T> set_top_k_distinct(const std::vector<T>& in, std::size_t k) {
   const std::vector<Key> keys = lesson06::keys_of(in);
@@ -48,7 +48,7 @@ std::vector<T> set_top_k_distinct(const std::vector<T>& in, std::size_t k) {
   return lesson06::values_of<T>(out);
 }
 
-// The k values the tests try for an input of n: 1, a few around the warp and the seed's wall,
+// The k values the tests try for an input of n: 1, a few around the warp and the source's wall,
 // a few larger, and n itself.
 std::vector<std::size_t> ks_for(std::size_t n) {
   std::vector<std::size_t> ks;
@@ -92,10 +92,10 @@ TEST_CASE("order keys order ints and floats as their values", "[cpu]") {
 TEST_CASE("the inputs hold what they promise", "[cpu]") {
   const std::uint64_t seed = course::test::seed();
   const std::size_t n = 100000;
-  const auto seed_ints = lesson06::make_input<std::int32_t>(n, Dist::seed, seed);
+  const auto source_ints = lesson06::make_input<std::int32_t>(n, Dist::source, seed);
   for (std::size_t i = 0; i < n; i += 2)
-    REQUIRE(seed_ints[i] <= 0);  // every even index negated
-  CHECK(*std::max_element(seed_ints.begin(), seed_ints.end()) > 0);
+    REQUIRE(source_ints[i] <= 0);  // every even index negated
+  CHECK(*std::max_element(source_ints.begin(), source_ints.end()) > 0);
   const auto equal = lesson06::make_input<std::int32_t>(n, Dist::equal, seed);
   CHECK(std::count(equal.begin(), equal.end(), equal[0]) == static_cast<std::ptrdiff_t>(n));
   CHECK(equal[0] < 0);
@@ -109,10 +109,10 @@ TEST_CASE("the inputs hold what they promise", "[cpu]") {
   CHECK(std::is_sorted(descending.rbegin(), descending.rend()));
   const auto extremes = lesson06::make_input<std::int32_t>(2, Dist::extremes, seed);
   CHECK(extremes == std::vector<std::int32_t>{INT_MIN, INT_MAX});
-  CHECK(lesson06::make_input<float>(1000, Dist::seed, seed) ==
-        lesson06::make_input<float>(1000, Dist::seed, seed));
-  CHECK(lesson06::make_input<float>(1000, Dist::seed, seed) !=
-        lesson06::make_input<float>(1000, Dist::seed, seed + 1));
+  CHECK(lesson06::make_input<float>(1000, Dist::source, seed) ==
+        lesson06::make_input<float>(1000, Dist::source, seed));
+  CHECK(lesson06::make_input<float>(1000, Dist::source, seed) !=
+        lesson06::make_input<float>(1000, Dist::source, seed + 1));
   REQUIRE_THROWS(lesson06::dists().parse("gaussian"));
 }
 
@@ -141,43 +141,45 @@ TEST_CASE("the references match a full sort and a set, on every input", "[cpu]")
   }
 }
 
-TEST_CASE("the seed's insertion list keeps the k largest distinct values", "[cpu]") {
+TEST_CASE("the source's insertion list keeps the k largest distinct values", "[cpu]") {
   for (Dist dist : kDists) {
     for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{3001}}) {
       const auto in = lesson06::make_input<std::int32_t>(n, dist, course::test::seed());
       for (std::size_t k : {std::size_t{1}, std::size_t{2}, std::size_t{10}, std::size_t{48}}) {
         CAPTURE(lesson06::dists().name(dist), n, k);
-        REQUIRE(lesson06::seed_cpu_top_k(in, k) == set_top_k_distinct(in, k));
+        REQUIRE(lesson06::source_cpu_top_k(in, k) == set_top_k_distinct(in, k));
       }
     }
   }
   // Its meaning is not the course's: with duplicates among the largest, the two differ.
   const auto dups = lesson06::make_input<std::int32_t>(1000, Dist::dups, course::test::seed());
-  CHECK(lesson06::seed_cpu_top_k(dups, 10) != lesson06::reference_top_k(dups, 10));
+  CHECK(lesson06::source_cpu_top_k(dups, 10) != lesson06::reference_top_k(dups, 10));
 }
 
-TEST_CASE("the seed's CPU list, started at {0}, loses the values at or below zero", "[cpu]") {
-  const auto seed_input =
-      lesson06::make_input<std::int32_t>(10000, Dist::seed, course::test::seed());
+TEST_CASE("the source's CPU list, started at {0}, loses the values at or below zero", "[cpu]") {
+  const auto source_input =
+      lesson06::make_input<std::int32_t>(10000, Dist::source, course::test::seed());
   const auto equal = lesson06::make_input<std::int32_t>(10000, Dist::equal, course::test::seed());
-  const auto start = lesson06::ListStart::seed_cpu;
-  // Right by luck on the seed's input, whose 10 largest are far above 0 ...
-  CHECK(lesson06::seed_cpu_top_k(seed_input, 10, start) == set_top_k_distinct(seed_input, 10));
+  const auto start = lesson06::ListStart::source_cpu;
+  // Right by luck on the source's input, whose 10 largest are far above 0 ...
+  CHECK(lesson06::source_cpu_top_k(source_input, 10, start) ==
+        set_top_k_distinct(source_input, 10));
   // ... and wrong when fewer than k distinct values are above 0: every slot keeps its 0, a value
   // the input does not hold.
-  const auto got = lesson06::seed_cpu_top_k(equal, 10, start);
+  const auto got = lesson06::source_cpu_top_k(equal, 10, start);
   CHECK(got != set_top_k_distinct(equal, 10));
   CHECK(std::count(got.begin(), got.end(), 0) == 10);
 }
 
-TEST_CASE("v0's grid is the seed's, one thread per value, and v1 and v2 take 32 blocks", "[cpu]") {
-  const lesson06::Launch seed;
-  CHECK(lesson06::v0_blocks(lesson06::kSeedN, seed) == 39063);  // (10^7 + 255) / 256
-  CHECK(lesson06::v0_blocks(256, seed) == 1);
-  CHECK(lesson06::v0_blocks(257, seed) == 2);
-  CHECK(lesson06::merge_blocks(seed) == 32);
+TEST_CASE("v0's grid is the source's, one thread per value, and v1 and v2 take 32 blocks",
+          "[cpu]") {
+  const lesson06::Launch source;
+  CHECK(lesson06::v0_blocks(lesson06::kSourceN, source) == 39063);  // (10^7 + 255) / 256
+  CHECK(lesson06::v0_blocks(256, source) == 1);
+  CHECK(lesson06::v0_blocks(257, source) == 2);
+  CHECK(lesson06::merge_blocks(source) == 32);
   const lesson06::Launch chosen{nullptr, 128, 7};
-  CHECK(lesson06::v0_blocks(lesson06::kSeedN, chosen) == 7);
+  CHECK(lesson06::v0_blocks(lesson06::kSourceN, chosen) == 7);
   CHECK(lesson06::merge_blocks(chosen) == 7);
 }
 
@@ -282,17 +284,17 @@ TEST_CASE("an unsorted top-k is checked as a multiset once put in order", "[cpu]
   CHECK_FALSE(lesson06::top_k_mismatch(wrong, &wrong_indices, expected, in).empty());
 }
 
-TEST_CASE("the seed's limits: threads x k keys in 48 KiB", "[cpu]") {
+TEST_CASE("the source's limits: threads x k keys in 48 KiB", "[cpu]") {
   lesson06::Launch launch;
-  CHECK(lesson06::seed_limit(1000, 48, launch) == "");
-  CHECK(lesson06::seed_limit(1000, 49, launch) != "");
+  CHECK(lesson06::source_limit(1000, 48, launch) == "");
+  CHECK(lesson06::source_limit(1000, 49, launch) != "");
   launch.threads = 128;
-  CHECK(lesson06::seed_limit(1000, 96, launch) == "");
-  CHECK(lesson06::seed_limit(1000, 97, launch) != "");
+  CHECK(lesson06::source_limit(1000, 96, launch) == "");
+  CHECK(lesson06::source_limit(1000, 97, launch) != "");
   launch.threads = 32;
-  CHECK(lesson06::seed_limit(1000, 384, launch) == "");
+  CHECK(lesson06::source_limit(1000, 384, launch) == "");
   launch.threads = 100;
-  CHECK(lesson06::seed_limit(1000, 1, launch) != "");
+  CHECK(lesson06::source_limit(1000, 1, launch) != "");
   CHECK(lesson06::v4_limit(1000, 32, launch) == "");
   CHECK(lesson06::v4_limit(1000, 33, launch) != "");
 }
@@ -415,7 +417,7 @@ TEST_CASE("every version finds the top k of floats, at the contract's sizes", "[
 
 TEST_CASE("v0 to v2 at their limits, and with other grids", "[gpu]") {
   const auto in = lesson06::make_input<std::int32_t>(300007, Dist::dups, course::test::seed());
-  const auto floats = lesson06::make_input<float>(300007, Dist::seed, course::test::seed());
+  const auto floats = lesson06::make_input<float>(300007, Dist::source, course::test::seed());
   const std::size_t most_v2 = course::max_shared_bytes() / (32 * sizeof(Key));
   for (int threads : {32, 64, 128, 256, 1024}) {
     const std::size_t most_static = lesson06::kStaticListKeys / threads;
@@ -427,7 +429,7 @@ TEST_CASE("v0 to v2 at their limits, and with other grids", "[gpu]") {
       std::vector<std::size_t> ks = {1, most_static};
       if (threads == 32) ks.push_back(most_v2);  // v2 only: past the static wall
       check_every_version(in, "dups", ks, launch);
-      check_every_version(floats, "seed", {most_static}, launch);
+      check_every_version(floats, "source", {most_static}, launch);
     }
   }
 }
@@ -480,7 +482,7 @@ TEST_CASE("v5 selects from what its filter kept, and falls back when the sample 
     bool falls_back;
   };
   const Case cases[] = {
-      {"seed", lesson06::make_input<std::int32_t>(n, Dist::seed, seed), false},
+      {"source", lesson06::make_input<std::int32_t>(n, Dist::source, seed), false},
       {"ascending", lesson06::make_input<std::int32_t>(n, Dist::ascending, seed), false},
       {"equal (every value kept: past the list's room)",
        lesson06::make_input<std::int32_t>(n, Dist::equal, seed), true},
@@ -507,7 +509,7 @@ TEST_CASE("v5 selects from what its filter kept, and falls back when the sample 
 
 TEST_CASE("v5's winners sorted by rank, in chunks and by CUB", "[gpu]") {
   const std::size_t n = 1000003;
-  for (Dist dist : {Dist::dups, Dist::seed, Dist::descending}) {
+  for (Dist dist : {Dist::dups, Dist::source, Dist::descending}) {
     const auto in = lesson06::make_input<float>(n, dist, course::test::seed());
     const course::DeviceBuffer<float> d_in(in);
     for (std::size_t k : {lesson06::kRankSortMaxK, lesson06::kRankSortMaxK + 1,
@@ -523,7 +525,7 @@ TEST_CASE("v5's winners sorted by rank, in chunks and by CUB", "[gpu]") {
 }
 
 TEST_CASE("repeated runs give the same, right, result", "[gpu]") {
-  for (Dist dist : {Dist::seed, Dist::dups, Dist::equal}) {
+  for (Dist dist : {Dist::source, Dist::dups, Dist::equal}) {
     const auto in = lesson06::make_input<std::int32_t>(1000003, dist, course::test::seed());
     const course::DeviceBuffer<std::int32_t> d_in(in);
     for (std::size_t k : {std::size_t{10}, std::size_t{32}, std::size_t{5000}}) {
@@ -561,7 +563,7 @@ namespace {
 
 __global__ void generate_kernel(std::int32_t* out, std::size_t n, std::uint64_t seed) {
   for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
-    out[i] = lesson06::element<std::int32_t>(seed, i, n, Dist::seed);
+    out[i] = lesson06::element<std::int32_t>(seed, i, n, Dist::source);
   }
 }
 

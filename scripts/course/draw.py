@@ -6,7 +6,7 @@ import os
 from course.svg import Svg, update_or_check as svg_update_or_check
 
 def odd_even_rounds(n):
-    """The seed's algorithm: n rounds, even pairs then odd pairs; each pair sends its larger key
+    """The source's algorithm: n rounds, even pairs then odd pairs; each pair sends its larger key
     to the higher wire."""
     return [[(i, i + 1) for i in range(r % 2, n - 1, 2)] for r in range(n)]
 
@@ -144,7 +144,7 @@ def histogram_svg():
 
 
 def reduce_steps(kernel, block):
-    """The steps of the seed's three block trees on `block` threads, as lists of
+    """The steps of the source's three block trees on `block` threads, as lists of
     (thread, target, source): at each step, thread adds cache[source] into cache[target]."""
     steps = []
     if kernel == "reduce2":
@@ -492,8 +492,8 @@ def radix_select(keys, k):
     return passes, candidates[0], wanted
 
 
-def seed_like_keys(n, seed=2024):
-    """The order keys of n ints drawn as the seed's input is: 0 to 2^31 - 1, every other one
+def source_like_keys(n, seed=2024):
+    """The order keys of n ints drawn as the source's input is: 0 to 2^31 - 1, every other one
     negated (an int's order key flips its sign bit)."""
     out, x = [], seed
     for i in range(n):
@@ -506,7 +506,7 @@ def seed_like_keys(n, seed=2024):
 
 def radix_select_svg():
     n, k = 1 << 20, 1000
-    keys = seed_like_keys(n)
+    keys = source_like_keys(n)
     passes, kth, last_wanted = radix_select(keys, k)
     assert kth == sorted(keys)[n - k]
     assert sum(p[1] for p in passes) + last_wanted == k
@@ -514,7 +514,7 @@ def radix_select_svg():
     pitch = 96
     svg = Svg(left + bar + sum(widths) + 30, 150 + pitch * len(passes),
               "lesson 06, v3: radix select narrowing to the bucket that holds the k-th key")
-    svg.text(left, 20, f"v3, radix select: the k = {k} largest of {n:,} ints like the seed's "
+    svg.text(left, 20, f"v3, radix select: the k = {k} largest of {n:,} ints like the source's "
              "(half negative)", weight="bold")
     x = left + bar
     digit_colours = [BLUE, ORANGE, PURPLE]

@@ -152,12 +152,12 @@ def lessons_table(page, audience):
 
 def glance_table(page, paths):
     """Per lesson (one CSV each, or several joined by '+': the lesson's run, then library runs of
-    other programs, whose rows for the same k and type join it): the seed's version (v0), the
+    other programs, whose rows for the same k and type join it): the source's version (v0), the
     course's best version and every library, with the best one's speedups over v0 and over the
     fastest library. "lessons" takes each lesson's "glance" from its lesson.json."""
     if paths == ["lessons"]:
         paths = [lesson.glance for lesson in page.lessons if lesson.glance]
-    out = ["| lesson | input | the seed's v0 | the course's best | the libraries | best vs v0 | "
+    out = ["| lesson | input | the source's v0 | the course's best | the libraries | best vs v0 | "
            "best vs fastest library |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     names = {meta.number: meta.name for meta in page.lessons}
@@ -181,7 +181,7 @@ def glance_table(page, paths):
         # A version with a space in its name ("v4 find") is a second operation of a version:
         # the glance compares the first operation (lesson 04: insert) only.
         ran = [r for r in rows if r["check"] == "ok" and " " not in r["version"]]
-        seed = row_of(rows, "v0", path)
+        source = row_of(rows, "v0", path)
         libraries = named.split(",") if named else []
         ours = [r for r in ran if r["version"].startswith("v") and r["version"] not in libraries]
         library = [r for r in ran if not r["version"].startswith("v") or r["version"] in libraries]
@@ -197,15 +197,15 @@ def glance_table(page, paths):
             return f"{name}: {number(r['median_ms'], 4)} ms, {number(r['gbps'], 1)} GB/s"
 
         lesson = rows[0]["lesson"]
-        seed_cell = cell(seed) if seed["check"] == "ok" else f"{cell(seed)} (**{seed['check']}**)"
+        source_cell = cell(source) if source["check"] == "ok" else f"{cell(source)} (**{source['check']}**)"
         where = label(rows)
         if int(rows[0].get("gpus") or 1) > 1:
             where += f", {rows[0]['gpus']} GPUs"
         if rows[0]["device"] != first["device"]:
             where += f" ({rows[0]['device']})"
-        out.append(f"| {lesson} {names.get(lesson, '')} | {where} | {seed_cell} | "
+        out.append(f"| {lesson} {names.get(lesson, '')} | {where} | {source_cell} | "
                    f"{cell(best)} | {'; '.join(cell(r) for r in library)} | "
-                   f"{float(seed['median_ms']) / float(best['median_ms']):.1f}x | "
+                   f"{float(source['median_ms']) / float(best['median_ms']):.1f}x | "
                    f"{float(fastest['median_ms']) / float(best['median_ms']):.2f}x |")
     out.append("")
     elsewhere = " (another GPU where a row names it)" if set(devices) != {first["device"]} else ""

@@ -374,10 +374,10 @@ def pictures():
               "from": "v0", "to": "CUB"},
              {"title": "inside v6's range: each run is poison, L2 flush, (busy kernel,) the two "
                        "launches", "from": "v6", "grids": True}]),
-        os.path.join("lessons", "02_reduce", "figures", "timeline_seed_range.svg"): timeline(
+        os.path.join("lessons", "02_reduce", "figures", "timeline_source_range.svg"): timeline(
             "02", "lesson02 under nsys on the H100: what an NVTX range around a launch measures",
-            [{"title": "the seed's range (push, launch, pop), then a range closed after "
-                       "cudaDeviceSynchronize()", "from": "the seed's range", "to": "a range closed",
+            [{"title": "the source's range (push, launch, pop), then a range closed after "
+                       "cudaDeviceSynchronize()", "from": "the source's range", "to": "a range closed",
               "pad_us": 20, "pad_after_us": 4, "long_names": True, "durations": True, "grids": True}]),
         os.path.join("lessons", "05_bubble_sort", "figures", "timeline_v3_v8.svg"): timeline(
             "05", "lesson05 under nsys on the H100, n = 2^14 floats, --only v3,v5,v8 --reps 2",

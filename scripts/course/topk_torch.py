@@ -69,7 +69,7 @@ def measure(n, reps, ks, seed, csv_path, command):
             moved = n * 4 + k * (4 + 8)  # lesson06's count: the input, k values and indices
             rows.append({
                 "lesson": "06", "device": properties.name, "cuda": torch.version.cuda,
-                "command": command, "n": n, "dist": "seed",
+                "command": command, "n": n, "dist": "source",
                 "size": f"k = {k} of {n} {'ints' if name == 'int32' else 'floats'}",
                 "k": k, "type": "int" if name == "int32" else "float", "version": "torch.topk",
                 "idea": f"torch {torch.__version__}, L2 flushed", "median_ms": f"{flushed:.6f}",

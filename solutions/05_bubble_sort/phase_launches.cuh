@@ -11,7 +11,7 @@ constexpr int kPhaseThreads = 256;
 
 // How many phases sort any n >= 1 floats: the fewest that sort every input, the reversed one too.
 // A value moves at most one place per phase, and the smallest may start at the far end: n - 1
-// places, and it can wait a phase before it first moves, so n phases (the seed's v0 runs n/2 + 1
+// places, and it can wait a phase before it first moves, so n phases (the source's v0 runs n/2 + 1
 // rounds of two: one or two more).
 constexpr std::size_t phases_for(std::size_t n) {
   return n;

@@ -1,5 +1,5 @@
-// Exercise 1 (lesson 06), solved: the seed's insertion, on (key, index) pairs, with ties broken by
-// the index and duplicates kept.
+// Exercise 1 (lesson 06), solved: the source's insertion, on (key, index) pairs, with ties broken
+// by the index and duplicates kept.
 #pragma once
 
 #include <cstdint>

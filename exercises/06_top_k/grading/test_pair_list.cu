@@ -104,7 +104,7 @@ TEST_CASE("every thread keeps its k best pairs, forwards, backwards and scattere
   course::test::drawn_sizes(seed, ks, {}, 0, 0, "k");
   const std::vector<std::size_t> sizes =
       course::test::drawn_sizes(seed, {1, 31, 33, 1000, 100003}, {32, 256, 1024}, 200000, 2, "n");
-  const lesson06::Dist dists[] = {lesson06::Dist::seed,      lesson06::Dist::dups,
+  const lesson06::Dist dists[] = {lesson06::Dist::source,    lesson06::Dist::dups,
                                   lesson06::Dist::ascending, lesson06::Dist::descending,
                                   lesson06::Dist::extremes,  lesson06::Dist::equal};
   std::uint64_t stream = 200;

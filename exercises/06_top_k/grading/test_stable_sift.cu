@@ -84,8 +84,9 @@ TEST_CASE("the sift keeps the input order, at every size", "[gpu]") {
   const std::vector<std::size_t> sizes = course::test::drawn_sizes(
       seed, {1, 3, 4, 5, 127, 128, 129, 1023, 1024, 1025, 100003, std::size_t{1} << 22},
       {128, 1024}, 1000000, 3, "n");
-  for (lesson06::Dist dist : {lesson06::Dist::seed, lesson06::Dist::dups, lesson06::Dist::ascending,
-                              lesson06::Dist::descending, lesson06::Dist::extremes}) {
+  for (lesson06::Dist dist :
+       {lesson06::Dist::source, lesson06::Dist::dups, lesson06::Dist::ascending,
+        lesson06::Dist::descending, lesson06::Dist::extremes}) {
     for (std::size_t n : sizes) {
       const std::vector<lesson06::Key> keys =
           lesson06::keys_of(lesson06::make_input<std::int32_t>(n, dist, seed + n));
@@ -109,7 +110,7 @@ TEST_CASE("all winners, all candidates, and none of either", "[gpu]") {
   course::test::drawn_sizes(seed, sizes, {}, 0, 0, "all or none n");
   for (std::size_t n : sizes) {
     const std::vector<lesson06::Key> keys =
-        lesson06::keys_of(lesson06::make_input<std::int32_t>(n, lesson06::Dist::seed, seed + n));
+        lesson06::keys_of(lesson06::make_input<std::int32_t>(n, lesson06::Dist::source, seed + n));
     check_sift(keys, 0, 0xFFFFFFFFu, "every key a candidate");
     check_sift(keys, 0, 0, "every key but the lowest a winner");
     check_sift(keys, 0xFFFFFFFFu, 0xFFFFFFFFu, "nothing above, almost nothing in");
@@ -165,7 +166,7 @@ TEST_CASE("timing: a sift of about 2^27 keys", "[gpu][timing]") {
   const std::uint64_t seed = course::test::seed();
   const std::size_t n = (std::size_t{1} << 27) + course::test::drawn(seed, 400) % 1024;
   const std::vector<lesson06::Key> keys =
-      lesson06::keys_of(lesson06::make_input<std::int32_t>(n, lesson06::Dist::seed, seed));
+      lesson06::keys_of(lesson06::make_input<std::int32_t>(n, lesson06::Dist::source, seed));
   std::vector<lesson06::Key> sample(65536);
   for (std::size_t s = 0; s < sample.size(); ++s)
     sample[s] = keys[course::test::drawn(seed, 500 + s) % n];

@@ -1,4 +1,4 @@
-// How lesson 01's versions are launched: the seed's launch shape, the Launch settings every host
+// How lesson 01's versions are launched: the source's launch shape, the Launch settings every host
 // function takes, the counters in an allocation of their own, and the two launch helpers every
 // version's host function calls.
 #pragma once
@@ -14,13 +14,13 @@
 
 namespace lesson01 {
 
-// The seed's launch shape, kept by v0 to v3: 256 threads, one per bin (so v1's block zeroes and
-// merges its histogram in one step per thread), and 2 blocks per SM (the seed's rule of thumb).
-constexpr int kSeedThreads = 256;
-constexpr int kSeedBlocksPerSm = 2;
+// The source's launch shape, kept by v0 to v3: 256 threads, one per bin (so v1's block zeroes and
+// merges its histogram in one step per thread), and 2 blocks per SM (the source's rule of thumb).
+constexpr int kSourceThreads = 256;
+constexpr int kSourceBlocksPerSm = 2;
 
-inline int seed_grid() {
-  return kSeedBlocksPerSm * course::sm_count();
+inline int source_grid() {
+  return kSourceBlocksPerSm * course::sm_count();
 }
 
 // How to launch a version: on which stream, and with how many blocks. blocks == 0 keeps the

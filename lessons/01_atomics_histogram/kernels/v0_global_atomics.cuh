@@ -1,4 +1,4 @@
-// v0: the seed's first GPU program, one global atomicAdd per byte.
+// v0: the source's first GPU program, one global atomicAdd per byte.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +9,7 @@
 
 namespace lesson01 {
 
-// v0 global atomics (the seed's first GPU program): every byte is one atomicAdd on one of 256
+// v0 global atomics (the source's first GPU program): every byte is one atomicAdd on one of 256
 // 32-bit counters in global memory. Hundreds of thousands of threads share 256 addresses.
 __global__ void global_atomics_kernel(const std::uint8_t* data, std::size_t n, unsigned int* bins) {
   for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
@@ -19,7 +19,7 @@ __global__ void global_atomics_kernel(const std::uint8_t* data, std::size_t n, u
 
 inline void histogram_global_atomics(const std::uint8_t* data, std::size_t n, unsigned int* bins,
                                      Launch launch = {}) {
-  launch_counting(global_atomics_kernel, seed_grid(), kSeedThreads, data, n, bins, launch);
+  launch_counting(global_atomics_kernel, source_grid(), kSourceThreads, data, n, bins, launch);
 }
 
 }  // namespace lesson01

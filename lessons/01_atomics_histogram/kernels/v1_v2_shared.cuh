@@ -1,4 +1,4 @@
-// v1 and v2: the seed's second program, a private histogram per block in shared memory, merged
+// v1 and v2: the source's second program, a private histogram per block in shared memory, merged
 // into 32-bit (v1) or 64-bit (v2) global counters.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace lesson01 {
 
-// v1 a private histogram per block in shared memory (the seed's second program): each block
+// v1 a private histogram per block in shared memory (the source's second program): each block
 // counts into its own 256 shared counters, then adds each to global memory once (v0: every byte
 // went to global memory). v2 is the same kernel with 64-bit global counters.
 // Requires blockDim.x == kBins: thread t zeroes and merges bin t.
@@ -28,8 +28,8 @@ __global__ void shared_histogram_kernel(const std::uint8_t* data, std::size_t n,
 
 inline void histogram_shared(const std::uint8_t* data, std::size_t n, unsigned int* bins,
                              Launch launch = {}) {
-  launch_counting(shared_histogram_kernel<unsigned int>, seed_grid(), kSeedThreads, data, n, bins,
-                  launch);
+  launch_counting(shared_histogram_kernel<unsigned int>, source_grid(), kSourceThreads, data, n,
+                  bins, launch);
 }
 
 // v2 64-bit global counters: exact past 2^32 bytes of one value, where v1's 32-bit bins wrap.
@@ -37,8 +37,8 @@ inline void histogram_shared(const std::uint8_t* data, std::size_t n, unsigned i
 // block's own shared counters stay 32-bit: requires fewer than 2^32 bytes per block.
 inline void histogram_wide_bins(const std::uint8_t* data, std::size_t n, unsigned long long* bins,
                                 Launch launch = {}) {
-  launch_counting(shared_histogram_kernel<unsigned long long>, seed_grid(), kSeedThreads, data, n,
-                  bins, launch);
+  launch_counting(shared_histogram_kernel<unsigned long long>, source_grid(), kSourceThreads, data,
+                  n, bins, launch);
 }
 
 }  // namespace lesson01

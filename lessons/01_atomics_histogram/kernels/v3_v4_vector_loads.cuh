@@ -1,4 +1,4 @@
-// v3 and v4: 16-byte loads into one shared histogram per block, on the seed's grid (v3) and on
+// v3 and v4: 16-byte loads into one shared histogram per block, on the source's grid (v3) and on
 // the grid that fills the GPU (v4); and what v5 to v7 read the bytes with (for_each_byte,
 // count_vector).
 #pragma once
@@ -70,15 +70,15 @@ __global__ void vector_loads_kernel(const std::uint8_t* data, std::size_t n,
 
 inline void histogram_vector_loads(const std::uint8_t* data, std::size_t n,
                                    unsigned long long* bins, Launch launch = {}) {
-  launch_counting(vector_loads_kernel, seed_grid(), kSeedThreads, data, n, bins, launch);
+  launch_counting(vector_loads_kernel, source_grid(), kSourceThreads, data, n, bins, launch);
 }
 
 // v4 grid from occupancy: as many blocks as the GPU holds at once, asked of the CUDA runtime
-// (v3: 2 per SM, the seed's rule of thumb, which leaves most of each SM's warp slots empty and
+// (v3: 2 per SM, the source's rule of thumb, which leaves most of each SM's warp slots empty and
 // too few loads in flight to cover the memory's latency). Same kernel as v3.
 inline void histogram_occupancy_grid(const std::uint8_t* data, std::size_t n,
                                      unsigned long long* bins, Launch launch = {}) {
-  launch_resident<vector_loads_kernel, kSeedThreads>(data, n, bins, launch);
+  launch_resident<vector_loads_kernel, kSourceThreads>(data, n, bins, launch);
 }
 
 }  // namespace lesson01

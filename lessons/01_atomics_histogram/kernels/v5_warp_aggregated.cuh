@@ -33,7 +33,7 @@ __global__ void warp_aggregated_kernel(const std::uint8_t* data, std::size_t n,
 
 inline void histogram_warp_aggregated(const std::uint8_t* data, std::size_t n,
                                       unsigned long long* bins, Launch launch = {}) {
-  launch_resident<warp_aggregated_kernel, kSeedThreads>(data, n, bins, launch);
+  launch_resident<warp_aggregated_kernel, kSourceThreads>(data, n, bins, launch);
 }
 
 }  // namespace lesson01

@@ -10,7 +10,7 @@
 
 namespace lesson02 {
 
-constexpr int kThreads = 256;  // the seed's block size, kept by every version (v6's is a template)
+constexpr int kThreads = 256;  // the source's block size, kept by each version (v6's is a template)
 
 // Scratch memory, allocated once for a given n, outside the timed runs (as CUB's temporary
 // storage is): two buffers of partial sums that the passes alternate between, and the counter of

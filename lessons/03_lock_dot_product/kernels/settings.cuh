@@ -1,6 +1,6 @@
 // How lesson 03's versions run: block sizes and grids, the Launch settings, the inputs on the GPU,
 // the workspace every version is given (the lock, v1b's slots, the partial sums of v3 and v4), and
-// the block's share of the dot product as the seed computes it (v0 to v3).
+// the block's share of the dot product as the source computes it (v0 to v3).
 #pragma once
 
 #include <cstddef>
@@ -14,10 +14,10 @@
 
 namespace lesson03 {
 
-constexpr int kThreads = 256;     // the seed's block size, kept by v0 to v3
-constexpr int kSeedBlocks = 32;   // the seed's grid: min(32, ceil(n / 256)) blocks
-constexpr int kBigBlock = 1024;   // v4's block size
-constexpr int kMaxBlocks = 8192;  // the largest grid a version may be given (the lock sweep's)
+constexpr int kThreads = 256;      // the source's block size, kept by v0 to v3
+constexpr int kSourceBlocks = 32;  // the source's grid: min(32, ceil(n / 256)) blocks
+constexpr int kBigBlock = 1024;    // v4's block size
+constexpr int kMaxBlocks = 8192;   // the largest grid a version may be given (the lock sweep's)
 
 // How to run a version: on which stream, and with how many blocks (0: the version's own grid).
 struct Launch {
@@ -34,18 +34,18 @@ struct DeviceInputs {
 
 // ---- the locks ----------------------------------------------------------------------------------
 
-// The two locks, the seed's SeedLock and the correct Lock, are in ../lock.cuh, beside kernels.cuh:
-// read it now (lesson 04 includes it from there, for a lock per bucket).
+// The two locks, the source's SourceLock and the correct Lock, are in ../lock.cuh, beside
+// kernels.cuh: read it now (lesson 04 includes it from there, for a lock per bucket).
 
 // The lock word's owner, on the host. It allocates and zeroes the word, frees it once, and cannot
-// be copied. Kernels get a SeedLock or a Lock: a view holding only the pointer, safe to pass by
+// be copied. Kernels get a SourceLock or a Lock: a view holding only the pointer, safe to pass by
 // value. (The book's Lock owned the word and was passed to the kernel by value, so the copy's
 // destructor freed the word while the original still used it.)
 class Mutex {
  public:
   Mutex() : word_(1) { word_.fill_bytes(0); }
   Lock view() { return Lock{word_.data()}; }
-  SeedLock seed_view() { return SeedLock{word_.data()}; }
+  SourceLock source_view() { return SourceLock{word_.data()}; }
 
  private:
   course::DeviceBuffer<int> word_;
@@ -103,12 +103,12 @@ class Workspace {
   unsigned int launches_ = 0;
 };
 
-// ---- the block's share, as the seed computes it ----------------------------------------------
+// ---- the block's share, as the source computes it ----------------------------------------------
 
 // Each thread adds a[i] b[i] over a grid-stride loop; the block's threads then add their sums in
 // a shared-memory tree (lesson 02's v2). Returns the block's sum (to every thread). kThreads
 // threads per block.
-__device__ inline float seed_block_dot(const float* a, const float* b, std::size_t n) {
+__device__ inline float source_block_dot(const float* a, const float* b, std::size_t n) {
   __shared__ float cache[kThreads];
   const unsigned int tid = threadIdx.x;
   float sum = 0;

@@ -22,7 +22,7 @@ __global__ void __launch_bounds__(kThreads)
   enum Action { kWait, kLeave, kCollect };
   __shared__ int action;
   using DeviceAtomicWord = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-  const float sum = seed_block_dot(a, b, n);
+  const float sum = source_block_dot(a, b, n);
   DeviceAtomicWord mine(slots.words[blockIdx.x]);
   if (threadIdx.x == 0) mine.store(slots.left(sum), cuda::memory_order_relaxed);
   for (;;) {

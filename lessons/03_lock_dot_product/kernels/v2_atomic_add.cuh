@@ -13,7 +13,7 @@ namespace lesson03 {
 // in L2; the order of those additions changes from run to run. *c must be zero first.
 __global__ void __launch_bounds__(kThreads)
     atomic_add_kernel(const float* a, const float* b, std::size_t n, float* c) {
-  const float sum = seed_block_dot(a, b, n);
+  const float sum = source_block_dot(a, b, n);
   if (threadIdx.x == 0) atomicAdd(c, sum);
 }
 

@@ -9,10 +9,10 @@
 
 namespace lesson04 {
 
-constexpr int kThreads = 256;    // the book's block size, kept by every version
-constexpr int kSeedBlocks = 60;  // the book's grid, kept by the chained versions (v0 to v3)
-constexpr int kWindow = 4;       // v5's slots per probe: 4 x 8 bytes, one 32-byte sector
-constexpr int kMaxWindow = 16;   // capacities are multiples of this: windows of 1 to 16 slots fit
+constexpr int kThreads = 256;      // the book's block size, kept by every version
+constexpr int kSourceBlocks = 60;  // the book's grid, kept by the chained versions (v0 to v3)
+constexpr int kWindow = 4;         // v5's slots per probe: 4 x 8 bytes, one 32-byte sector
+constexpr int kMaxWindow = 16;     // capacities are multiples of this: windows of 1 to 16 slots fit
 
 class PartitionScratch;  // v6_partitioned.cuh
 

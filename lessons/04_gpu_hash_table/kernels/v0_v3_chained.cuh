@@ -95,7 +95,7 @@ using ChainedInsert = void (*)(const std::uint32_t* keys, std::size_t n, Chained
                                Launch launch);
 
 inline int chained_grid(const Launch& launch) {
-  return launch.blocks > 0 ? launch.blocks : kSeedBlocks;
+  return launch.blocks > 0 ? launch.blocks : kSourceBlocks;
 }
 
 // v0, the book's table: a lock per bucket, taken by the 32 threads of a warp one at a time. Before
@@ -106,14 +106,14 @@ inline int chained_grid(const Launch& launch) {
 // the entry written before it is then lost. kReadFromL2 reads the head with __ldcg, past L1, to
 // test that.
 template <bool kReadFromL2>
-__global__ void seed_insert_kernel(const std::uint32_t* keys, std::size_t n, ChainedView table) {
+__global__ void source_insert_kernel(const std::uint32_t* keys, std::size_t n, ChainedView table) {
   for (std::size_t i = course::first_index(); i < n; i += course::grid_stride()) {
     const std::uint32_t key = keys[i];
     const std::uint32_t b = bucket_of(key, table.buckets);
     Entry* entry = fill_entry(table, key, i);
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (threadIdx.x % 32 == lane) {
-        const lesson03::SeedLock lock{&table.locks[b]};
+        const lesson03::SourceLock lock{&table.locks[b]};
         lock.lock();
         if (kReadFromL2) {
           entry->next = reinterpret_cast<Entry*>(
@@ -129,10 +129,10 @@ __global__ void seed_insert_kernel(const std::uint32_t* keys, std::size_t n, Cha
 }
 
 template <bool kReadFromL2>
-void insert_seed_lock(const std::uint32_t* keys, std::size_t n, ChainedTable& table,
-                      Launch launch) {
+void insert_source_lock(const std::uint32_t* keys, std::size_t n, ChainedTable& table,
+                        Launch launch) {
   require_keys(n, table.capacity());
-  seed_insert_kernel<kReadFromL2>
+  source_insert_kernel<kReadFromL2>
       <<<chained_grid(launch), kThreads, 0, launch.stream>>>(keys, n, table.view());
   CUDA_CHECK_LAUNCH();
 }

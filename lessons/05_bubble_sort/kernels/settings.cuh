@@ -12,7 +12,7 @@ namespace lesson05 {
 
 struct Launch {
   cudaStream_t stream = nullptr;
-  int threads = kSeedThreads;  // block size of v0 to v3; v2's and v3's segment is twice this
+  int threads = kSourceThreads;  // block size of v0 to v3; v2's and v3's segment is twice this
   // GPU memory v9 may use (v9_scratch_bytes); with less, v9 allocates its own for the call.
   void* scratch = nullptr;
   std::size_t scratch_bytes = 0;

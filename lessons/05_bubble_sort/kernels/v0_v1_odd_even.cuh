@@ -1,5 +1,5 @@
-// v0, the seed's kernel, and v1, the seed's exercise 1: odd-even transposition in one block, the
-// array in shared memory (v0) or in global memory (v1).
+// v0, the source's kernel, and v1, the source's exercise 1: odd-even transposition in one block,
+// the array in shared memory (v0) or in global memory (v1).
 #pragma once
 
 #include <cstddef>
@@ -17,16 +17,16 @@ namespace lesson05 {
 
 // One block. The array goes into shared memory; phase p compares the pairs that start at even
 // places (p even) or odd places (p odd), each thread taking every blockDim.x-th pair, and a barrier
-// ends the phase. The seed's count of phases, n/2 + 1 rounds of two (seed_phases). A pair is
-// compared only when both its places hold data: the seed's last thread also reads s[N], past it.
-// `before` is the comparison: the course's, or the seed's (a < b, --seed-compare).
+// ends the phase. The source's count of phases, n/2 + 1 rounds of two (source_phases). A pair is
+// compared only when both its places hold data: the source's last thread also reads s[N], past it.
+// `before` is the comparison: the course's, or the source's (a < b, --source-compare).
 template <typename Before>
-__global__ void seed_odd_even_kernel(const float* in, float* out, unsigned n, Before before) {
+__global__ void source_odd_even_kernel(const float* in, float* out, unsigned n, Before before) {
   extern __shared__ float s[];
   for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
     s[i] = in[i];
   __syncthreads();  // every element loaded before any thread compares it with its neighbour
-  const unsigned phases = static_cast<unsigned>(seed_phases(n));
+  const unsigned phases = static_cast<unsigned>(source_phases(n));
   for (unsigned phase = 0; phase < phases; ++phase) {
     for (unsigned i = 2 * threadIdx.x + (phase & 1u); i + 1 < n; i += 2 * blockDim.x) {
       const float a = s[i];
@@ -55,8 +55,8 @@ void odd_even_shared(const float* in, float* out, std::size_t n, const Launch& l
   const std::string why = v0_limit(n, launch);
   if (!why.empty()) throw std::invalid_argument("v0: " + why);
   const std::size_t bytes = n * sizeof(float);
-  course::allow_shared_bytes(seed_odd_even_kernel<Before>, bytes);
-  seed_odd_even_kernel<<<1, launch.threads, bytes, launch.stream>>>(
+  course::allow_shared_bytes(source_odd_even_kernel<Before>, bytes);
+  source_odd_even_kernel<<<1, launch.threads, bytes, launch.stream>>>(
       in, out, static_cast<unsigned>(n), before);
   CUDA_CHECK_LAUNCH();
 }
@@ -73,7 +73,7 @@ __global__ void odd_even_global_kernel(const float* in, float* out, std::size_t 
   for (std::size_t i = threadIdx.x; i < n; i += blockDim.x)
     out[i] = in[i];
   __syncthreads();
-  for (std::size_t phase = 0; phase < seed_phases(n); ++phase) {
+  for (std::size_t phase = 0; phase < source_phases(n); ++phase) {
     for (std::size_t i = 2 * threadIdx.x + (phase & 1u); i + 1 < n; i += 2 * blockDim.x)
       order_pair(out[i], out[i + 1]);
     __syncthreads();

@@ -1,4 +1,4 @@
-// v2, the seed's exercise 2, and v3: many blocks, each sorting a segment of 2 * threads floats in
+// v2, the source's exercise 2, and v3: many blocks, each sorting a segment of 2 * threads floats in
 // shared memory, in launches that alternate between offset 0 and offset `threads`, driven from the
 // host. v2 takes n a multiple of the segment; v3 pads the last segment and takes any n.
 #pragma once

@@ -10,8 +10,8 @@ namespace lesson06 {
 // How to run v0 to v2 and on which stream every version runs.
 struct Launch {
   cudaStream_t stream = nullptr;
-  int threads = kSeedThreads;  // per block of v0 to v2: a power of two from 32 to 1024
-  int blocks = 0;  // blocks of v0 to v2's first launch; 0: v0 the seed's grid, v1 and v2 32
+  int threads = kSourceThreads;  // per block of v0 to v2: a power of two from 32 to 1024
+  int blocks = 0;  // blocks of v0 to v2's first launch; 0: v0 the source's grid, v1 and v2 32
 };
 
 }  // namespace lesson06

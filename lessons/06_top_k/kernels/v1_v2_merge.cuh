@@ -1,5 +1,5 @@
-// v1 and v2: the seed's lists, merged in O(k) with two pointers and duplicates kept, on 32 blocks;
-// v2 puts the block's lists in dynamic shared memory, past the 48 KiB of a static array.
+// v1 and v2: the source's lists, merged in O(k) with two pointers and duplicates kept, on 32
+// blocks; v2 puts the block's lists in dynamic shared memory, past the 48 KiB of a static array.
 #pragma once
 
 #include <cstddef>
@@ -11,7 +11,7 @@
 #include "device_memory.hpp"
 #include "launch.hpp"
 #include "settings.cuh"
-#include "v0_seed.cuh"
+#include "v0_source.cuh"
 
 namespace lesson06 {
 
@@ -68,7 +68,7 @@ __global__ void merge_kernel(const T* in, std::size_t n, int k, T* out) {
 }
 
 inline std::string v1_limit(std::size_t n, std::size_t k, const Launch& launch) {
-  return seed_limit(n, k, launch);
+  return source_limit(n, k, launch);
 }
 
 inline std::string v2_limit(std::size_t, std::size_t k, const Launch& launch) {

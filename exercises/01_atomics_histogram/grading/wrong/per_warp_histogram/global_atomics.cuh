@@ -1,6 +1,6 @@
-// A wrong answer to exercise 1 (lesson 01), kept to prove the tests grade the technique: the seed's
-// first program, every byte an atomicAdd on the global histogram. The counts are right; the
-// privatisation the exercise asks for is skipped.
+// A wrong answer to exercise 1 (lesson 01), kept to prove the tests grade the technique: the
+// source's first program, every byte an atomicAdd on the global histogram. The counts are right;
+// the privatisation the exercise asks for is skipped.
 // expect: fails: shared-memory atomicAdd calls: 0;
 #pragma once
 

@@ -1,5 +1,5 @@
 // A wrong answer to exercise 2 (lesson 05): the places past n hold 0.0f, not the last float, as the
-// seed's exercise 2 starter did. Whenever n is not a whole number of runs, the zeros sort among
+// source's exercise 2 starter did. Whenever n is not a whole number of runs, the zeros sort among
 // the values and push real values past n, where they are never stored.
 // expect: fails: elements differ
 #pragma once

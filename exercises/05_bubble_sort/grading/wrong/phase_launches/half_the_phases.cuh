@@ -1,4 +1,4 @@
-// A wrong answer to exercise 1 (lesson 05): n / 2 phases, as the seed's text says (its loops run
+// A wrong answer to exercise 1 (lesson 05): n / 2 phases, as the source's text says (its loops run
 // more). Enough for some inputs; the reversed input, whose smallest value must travel the whole
 // array, is not sorted.
 // expect: fails: elements differ

@@ -1,4 +1,4 @@
-// A wrong answer to exercise 1 (lesson 06): the seed's rule, copied: a key already in the list is
+// A wrong answer to exercise 1 (lesson 06): the source's rule, copied: a key already in the list is
 // dropped. Right when every key is distinct; with duplicates the list loses equal keys that belong
 // in it.
 // expect: fails: list places differ

@@ -1,6 +1,6 @@
-// v0, the seed's: one thread per value, each keeping a sorted list of the k largest distinct keys
+// v0, the source's: one thread per value, each keeping a sorted list of the k largest distinct keys
 // it sees; the block's lists merged in a tree in a static shared array; a second launch of one
-// block merges the blocks' lists. The blocks' lists live in managed memory, as the seed's do.
+// block merges the blocks' lists. The blocks' lists live in managed memory, as the source's do.
 #pragma once
 
 #include <climits>
@@ -19,13 +19,13 @@
 
 namespace lesson06 {
 
-// The blocks of v0's first launch: the seed's one thread per value, unless launch.blocks says.
+// The blocks of v0's first launch: the source's one thread per value, unless launch.blocks says.
 inline std::size_t v0_blocks(std::size_t n, const Launch& launch) {
   return launch.blocks > 0 ? static_cast<std::size_t>(launch.blocks)
-                           : seed_blocks(n, launch.threads);
+                           : source_blocks(n, launch.threads);
 }
 
-// A static __shared__ array may be at most 48 KiB: the seed's wall. v0 and v1 declare the largest
+// A static __shared__ array may be at most 48 KiB: the source's wall. v0 and v1 declare the largest
 // there can be, and use threads * k keys of it.
 constexpr std::size_t kStaticListKeys = course::kDefaultSharedBytes / sizeof(Key);
 
@@ -51,13 +51,13 @@ void with_list_length(std::size_t k, F&& f) {
   }
 }
 
-// v0 the seed's: each thread keeps the k largest distinct keys it sees in a sorted list (the
-// seed's insert_value), every slot starting at the lowest key; at the seed's grid a thread sees one
-// value. Then the block's threads merge their lists in a tree in shared memory, inserting the
+// v0 the source's: each thread keeps the k largest distinct keys it sees in a sorted list (the
+// source's insert_value), every slot starting at the lowest key; at the source's grid a thread sees
+// one value. Then the block's threads merge their lists in a tree in shared memory, inserting the
 // partner's keys one at a time (O(k^2) a step), and thread 0 writes the block's list. A second
 // launch of one block does the same to the blocks' lists (out: k per block).
 template <typename T, int K>
-__global__ void seed_kernel(const T* in, std::size_t n, int k, T* out) {
+__global__ void source_kernel(const T* in, std::size_t n, int k, T* out) {
   __shared__ Key lists[kStaticListKeys];
   Key list[K];
   start_list(list, k, ListStart::lowest);
@@ -106,16 +106,16 @@ inline std::string lists_limit(std::size_t k, const Launch& launch, std::size_t 
                         launch.threads, launch.threads, what, bytes / 1024);
 }
 
-inline std::string seed_limit(std::size_t, std::size_t k, const Launch& launch) {
+inline std::string source_limit(std::size_t, std::size_t k, const Launch& launch) {
   const std::string threads = threads_limit(launch);
   if (!threads.empty()) return threads;
   return lists_limit(k, launch, course::kDefaultSharedBytes, "a static shared array");
 }
 
-// v0's workspace: the blocks' lists, in managed memory as the seed's __managed__ arrays are, grown
-// when a launch has more blocks or a larger k than it has room for.
+// v0's workspace: the blocks' lists, in managed memory as the source's __managed__ arrays are,
+// grown when a launch has more blocks or a larger k than it has room for.
 template <typename T>
-struct SeedLists {
+struct SourceLists {
   course::DeviceBuffer<T> lists;
 
   T* room_for(std::size_t count) {
@@ -124,12 +124,12 @@ struct SeedLists {
   }
 };
 
-// v0: the seed's two launches, the first on v0_blocks (the seed's grid unless launch.blocks says
-// otherwise).
+// v0: the source's two launches, the first on v0_blocks (the source's grid unless launch.blocks
+// says otherwise).
 template <typename T>
-void top_k_v0(const T* in, std::size_t n, std::size_t k, T* values, SeedLists<T>& ws,
+void top_k_v0(const T* in, std::size_t n, std::size_t k, T* values, SourceLists<T>& ws,
               const Launch& launch) {
-  const std::string why = seed_limit(n, k, launch);
+  const std::string why = source_limit(n, k, launch);
   if (!why.empty()) throw std::invalid_argument("v0: " + why);
   const std::size_t blocks = v0_blocks(n, launch);
   if (blocks > static_cast<std::size_t>(INT_MAX)) {
@@ -138,10 +138,10 @@ void top_k_v0(const T* in, std::size_t n, std::size_t k, T* values, SeedLists<T>
   T* lists = ws.room_for(blocks * k);
   with_list_length(k, [&](auto length) {
     constexpr int K = decltype(length)::value;
-    seed_kernel<T, K><<<static_cast<unsigned>(blocks), launch.threads, 0, launch.stream>>>(
+    source_kernel<T, K><<<static_cast<unsigned>(blocks), launch.threads, 0, launch.stream>>>(
         in, n, static_cast<int>(k), lists);
     CUDA_CHECK_LAUNCH();
-    seed_kernel<T, K>
+    source_kernel<T, K>
         <<<1, launch.threads, 0, launch.stream>>>(lists, blocks * k, static_cast<int>(k), values);
     CUDA_CHECK_LAUNCH();
   });
