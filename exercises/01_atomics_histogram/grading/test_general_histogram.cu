@@ -109,30 +109,36 @@ TEST_CASE("one value everywhere: still one shared-memory atomicAdd a value, and 
           "[gpu]") {
   // Every value the same: each block's counts are in one bin, so its merge adds that bin's count,
   // once; a global add of 1 per value, or one shared add for a warp of equal values, is not the
-  // technique. At least 4 values a block (the harness's grid), so a block's merge adds more than
-  // 1; the bin count, block size, value and size come from the seed.
+  // technique. At least 4 values a block (the harness's grid) on average, so a block's merge adds
+  // more than 1; the bin count (8 or more), block size, value and size come from the seed. Two
+  // sizes: 4 values a thread (and one more a block, drawn), and 4 or 5 values a block, no more than
+  // the blocks' counters (blocks x num_bins): an answer that adds 1 per value straight into the
+  // bins whenever the input is no larger than the merges would be (which the probe above allows) is
+  // caught whatever it drew.
   const std::uint64_t seed = course::test::seed();
-  const unsigned num_bins = 2 + static_cast<unsigned>(drawn(seed, 60) % 4095);
+  const unsigned num_bins = 8 + static_cast<unsigned>(drawn(seed, 60) % 4089);
   const auto value = static_cast<std::uint16_t>(drawn(seed, 61) % num_bins);
+  const int blocks = grading01::general_histogram_blocks();
   for (const int threads : {32 + static_cast<int>(drawn(seed, 62) % 97),
                             256 + static_cast<int>(drawn(seed, 63) % 769)}) {
-    const int blocks = grading01::general_histogram_blocks();
-    const std::size_t n =
-        std::size_t{4} * static_cast<std::size_t>(blocks) * threads + drawn(seed, 64) % 1000;
-    const std::vector<std::uint16_t> values(n, value);
-    const course::DeviceBuffer<std::uint16_t> d_values(values);
-    course::test::GuardedBuffer<unsigned long long> bins(num_bins);
-    const grading::AtomicReport report =
-        grading01::general_histogram_probed(d_values.data(), n, num_bins, threads, bins.data());
-    INFO(num_bins << " bins, every value " << value << ", " << threads
-                  << " threads per block, n = " << n);
-    REQUIRE(course::test::mismatch(
-                bins.download(), lesson01::histogram_of_values(values.data(), n, num_bins)) == "");
-    INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the values: " << n);
-    CHECK(report.counts.shared_adds == n);
-    INFO("global atomicAdd calls that added exactly 1: " << report.counts.global_ones
-                                                         << "; blocks: " << report.blocks);
-    CHECK(report.counts.global_ones <= static_cast<unsigned long long>(report.blocks));
+    for (const std::size_t per_block :
+         {std::size_t{4} * static_cast<std::size_t>(threads), std::size_t{4}}) {
+      const std::size_t n = (per_block + drawn(seed, 64) % 2) * static_cast<std::size_t>(blocks);
+      const std::vector<std::uint16_t> values(n, value);
+      const course::DeviceBuffer<std::uint16_t> d_values(values);
+      course::test::GuardedBuffer<unsigned long long> bins(num_bins);
+      const grading::AtomicReport report =
+          grading01::general_histogram_probed(d_values.data(), n, num_bins, threads, bins.data());
+      INFO(num_bins << " bins, every value " << value << ", " << threads
+                    << " threads per block, n = " << n);
+      REQUIRE(course::test::mismatch(bins.download(), lesson01::histogram_of_values(
+                                                          values.data(), n, num_bins)) == "");
+      INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the values: " << n);
+      CHECK(report.counts.shared_adds == n);
+      INFO("global atomicAdd calls that added exactly 1: " << report.counts.global_ones
+                                                           << "; blocks: " << report.blocks);
+      CHECK(report.counts.global_ones <= static_cast<unsigned long long>(report.blocks));
+    }
   }
 }
 

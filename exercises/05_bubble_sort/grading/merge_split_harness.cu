@@ -15,17 +15,20 @@ namespace {
 unsigned long long rounds(float* d_data, std::size_t n) {
   const std::size_t runs = (n + kRun - 1) / kRun;
   unsigned long long merges = 0;
-  grading::watched([&] {
-    for (std::size_t round = 0; round < runs; ++round) {
-      const std::size_t start = round % 2;  // the first run of this round's pairs
-      const std::size_t pairs = (runs - start) / 2;
-      if (pairs == 0) continue;
-      exercise05::merge_split_kernel<<<static_cast<unsigned>(pairs), exercise05::kMergeThreads>>>(
-          d_data, n, start * kRun);
-      CUDA_CHECK(cudaGetLastError());
-      merges += pairs;
-    }
-  });
+  grading::watched(
+      [&] {
+        for (std::size_t round = 0; round < runs; ++round) {
+          const std::size_t start = round % 2;  // the first run of this round's pairs
+          const std::size_t pairs = (runs - start) / 2;
+          if (pairs == 0) continue;
+          exercise05::
+              merge_split_kernel<<<static_cast<unsigned>(pairs), exercise05::kMergeThreads>>>(
+                  d_data, n, start * kRun);
+          CUDA_CHECK(cudaGetLastError());
+          merges += pairs;
+        }
+      },
+      runs);
   return merges;
 }
 

@@ -25,18 +25,20 @@ std::size_t sort_in_phases(const float* d_in, float* d_out, std::size_t n,
   const std::size_t pairs = (n + 1) / 2;
   const std::size_t blocks = (pairs + exercise05::kPhaseThreads - 1) / exercise05::kPhaseThreads;
   CUDA_CHECK(cudaMemcpy(d_out, d_in, n * sizeof(float), cudaMemcpyDeviceToDevice));
-  grading::watched([&] {
-    for (std::size_t phase = 0; phase < phases; ++phase) {
-      if (probe != nullptr) {
-        probe->phase = phase;
-        CUDA_CHECK(cudaMemcpyToSymbol(grading::g_pair_probe, probe, sizeof *probe));
-      }
-      exercise05::
-          odd_even_phase_kernel<<<static_cast<unsigned>(blocks), exercise05::kPhaseThreads>>>(
-              d_out, n, phase);
-      CUDA_CHECK(cudaGetLastError());
-    }
-  });
+  grading::watched(
+      [&] {
+        for (std::size_t phase = 0; phase < phases; ++phase) {
+          if (probe != nullptr) {
+            probe->phase = phase;
+            CUDA_CHECK(cudaMemcpyToSymbol(grading::g_pair_probe, probe, sizeof *probe));
+          }
+          exercise05::
+              odd_even_phase_kernel<<<static_cast<unsigned>(blocks), exercise05::kPhaseThreads>>>(
+                  d_out, n, phase);
+          CUDA_CHECK(cudaGetLastError());
+        }
+      },
+      phases);
   return phases;
 }
 
@@ -76,27 +78,29 @@ std::string phases_step_by_step(const std::vector<float>& in) {
   course::DeviceBuffer<float> data(in);
   std::vector<float> expected = in;
   std::string verdict;
-  grading::watched([&] {
-    for (std::size_t phase = 0; phase < phases && verdict.empty(); ++phase) {
-      exercise05::
-          odd_even_phase_kernel<<<static_cast<unsigned>(blocks), exercise05::kPhaseThreads>>>(
-              data.data(), n, phase);
-      CUDA_CHECK(cudaGetLastError());
-      for (std::size_t i = phase % 2; i + 1 < n; i += 2)
-        lesson05::order_pair(expected[i], expected[i + 1]);
-      const std::vector<float> got = data.download();
-      for (std::size_t i = 0; i < n; ++i) {
-        if (std::memcmp(&got[i], &expected[i], sizeof(float)) != 0) {
-          std::ostringstream out;
-          out << "the launch of phase " << phase << " of " << phases << " left " << got[i]
-              << " at place " << i << ", where that phase of odd-even transposition leaves "
-              << expected[i];
-          verdict = out.str();
-          break;
+  grading::watched(
+      [&] {
+        for (std::size_t phase = 0; phase < phases && verdict.empty(); ++phase) {
+          exercise05::
+              odd_even_phase_kernel<<<static_cast<unsigned>(blocks), exercise05::kPhaseThreads>>>(
+                  data.data(), n, phase);
+          CUDA_CHECK(cudaGetLastError());
+          for (std::size_t i = phase % 2; i + 1 < n; i += 2)
+            lesson05::order_pair(expected[i], expected[i + 1]);
+          const std::vector<float> got = data.download();
+          for (std::size_t i = 0; i < n; ++i) {
+            if (std::memcmp(&got[i], &expected[i], sizeof(float)) != 0) {
+              std::ostringstream out;
+              out << "the launch of phase " << phase << " of " << phases << " left " << got[i]
+                  << " at place " << i << ", where that phase of odd-even transposition leaves "
+                  << expected[i];
+              verdict = out.str();
+              break;
+            }
+          }
         }
-      }
-    }
-  });
+      },
+      phases);
   return verdict;
 }
 
