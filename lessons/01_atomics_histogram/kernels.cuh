@@ -48,8 +48,8 @@ struct Version {
 
 inline std::vector<Version> versions() {
   return {
-      {"v0", "global atomics (seed 1)", histogram_global_atomics, nullptr, course::Kind::source},
-      {"v1", "shared histogram per block (seed 2)", histogram_shared, nullptr,
+      {"v0", "global atomics (source 1)", histogram_global_atomics, nullptr, course::Kind::source},
+      {"v1", "shared histogram per block (source 2)", histogram_shared, nullptr,
        course::Kind::source},
       {"v2", "64-bit global counters", nullptr, histogram_wide_bins},
       {"v3", "16-byte loads", nullptr, histogram_vector_loads},
