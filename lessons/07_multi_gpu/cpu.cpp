@@ -3,7 +3,7 @@
 // 03's dot product in double); the partials are then added in rank order. It prints the speed-up
 // and parallel efficiency at 1, 2, 4, ... threads, the scaling table lesson07 prints for GPUs.
 // Build alone:
-//   g++ -O3 -std=c++17 -pthread -I../../common cpu.cpp -o lesson07_cpu
+//   g++ -O3 -std=c++17 -pthread -I../../common -I.. cpu.cpp -o lesson07_cpu
 #include <cstdio>
 #include <limits>
 #include <string>
