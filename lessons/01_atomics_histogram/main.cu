@@ -71,7 +71,7 @@ Histogram run_cpu(course::Lesson& lesson, const std::vector<std::uint8_t>& input
       [&] { threaded = lesson01::histogram_cpu_threads(input.data(), n, threads); },
       lesson.cpu_reps(), 1);
   const double gb = static_cast<double>(n) / 1e9;
-  std::printf("CPU, the source's loop:                     %10.3f ms  %7.2f GB/s\n", loop.median_ms,
+  std::printf("CPU, the source's loop:                   %10.3f ms  %7.2f GB/s\n", loop.median_ms,
               gb / (loop.median_ms / 1e3));
   std::printf("CPU, %2u threads x 4 sub-histograms:       %10.3f ms  %7.2f GB/s\n\n", threads,
               parallel.median_ms, gb / (parallel.median_ms / 1e3));

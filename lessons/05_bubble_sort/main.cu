@@ -61,7 +61,7 @@ std::vector<float> run_cpu(course::Lesson& lesson, const std::vector<float>& in,
                          n <= 4096 ? lesson.cpu_reps() : 1, n <= 4096 ? 1 : 0);
     const std::string mismatch = lesson05::sort_mismatch(copy.data(), expected);
     *ok = mismatch.empty();
-    std::printf("CPU, the source's odd-even sort:         %10.4f ms (%.1fx std::sort's time) %s\n",
+    std::printf("CPU, the source's odd-even sort:       %10.4f ms (%.1fx std::sort's time) %s\n",
                 t.median_ms, t.median_ms / sort.median_ms,
                 *ok ? "ok" : ("FAIL: " + mismatch).c_str());
   } else {

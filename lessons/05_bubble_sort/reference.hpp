@@ -123,8 +123,8 @@ inline std::vector<float> make_input(std::size_t n, Dist dist, std::uint64_t see
   return out;
 }
 
-// How many phases the source runs: its kernel and its host loop both count `loop <= N/2`, so n/2 +
-// 1 rounds of an even and an odd phase: n + 2 phases for even n, n + 1 for odd n. Odd-even
+// How many phases the source runs: its kernel and its host loop both count `loop <= N/2`, so
+// n/2 + 1 rounds of an even and an odd phase: n + 2 phases for even n, n + 1 for odd n. Odd-even
 // transposition needs n (n - 1 do not always sort: try 3, 2, 1), so the source's count sorts any n,
 // odd ones included, with a phase or two to spare.
 COURSE_HOST_DEVICE constexpr std::size_t source_phases(std::size_t n) {

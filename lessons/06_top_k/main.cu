@@ -61,13 +61,13 @@ std::vector<T> run_cpu(course::Lesson& lesson, const std::vector<T>& in, std::si
   course::NvtxRange range("CPU");
   const course::Timing select =
       course::time_cpu([&] { expected = lesson06::reference_top_k(in, k); }, reps, 1);
-  std::printf("CPU, std::nth_element + sort (one core):  %10.4f ms\n", select.median_ms);
+  std::printf("CPU, std::nth_element + sort (one core):    %10.4f ms\n", select.median_ms);
   std::vector<T> got;
   const course::Timing partial =
       course::time_cpu([&] { got = lesson06::partial_sort_top_k(in, k); }, reps, 1);
   std::string wrong = lesson06::top_k_mismatch(got, nullptr, expected, in);
   *ok = wrong.empty();
-  std::printf("CPU, std::partial_sort (one core):        %10.4f ms %s\n", partial.median_ms,
+  std::printf("CPU, std::partial_sort (one core):          %10.4f ms %s\n", partial.median_ms,
               wrong.empty() ? "ok" : ("FAIL: " + wrong).c_str());
   if (need_distinct || k <= kSourceCpuMaxK) *distinct = lesson06::reference_top_k_distinct(in, k);
   if (k <= kSourceCpuMaxK) {

@@ -1,7 +1,7 @@
 // Grades exercise 2 of lesson 07: ring_allreduce (ring_allreduce.cuh). Every rank must end with the
 // exact sum (small whole numbers, so any order of addition is exact), at awkward sizes drawn from
-// the source, with 2 to 4 ranks (spread over the GPUs: distinct ones where there are enough, so
-// that an answer that waits on one GPU only fails there), twice over. The record of ring_copy
+// the seed, with 2 to 4 ranks (spread over the GPUs: distinct ones where there are enough, so that
+// an answer that waits on one GPU only fails there), twice over. The record of ring_copy
 // grades the technique: every copy goes from a rank to its right neighbour, none is larger than a
 // chunk, and each rank receives 2 (G - 1) chunks in all: an answer that gathers everything on one
 // rank, or passes whole vectors, scores zero.
