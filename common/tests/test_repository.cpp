@@ -464,15 +464,9 @@ std::vector<std::string> clock_problems(const fs::path& root) {
   const std::regex bench_include(R"(#\s*include\s*[<"][^>"]*(bench/|course_nvbench))");
   std::vector<std::string> problems;
   for (const char* top : {"common", "lessons", "exercises", "solutions", "bench"}) {
-    if (!fs::is_directory(root / top)) continue;
-    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
-      const std::string ext = entry.path().extension().string();
-      if (!entry.is_regular_file() ||
-          (ext != ".cu" && ext != ".cuh" && ext != ".hpp" && ext != ".cpp" && ext != ".h")) {
-        continue;
-      }
-      const std::string name = entry.path().lexically_relative(root).generic_string();
-      const std::string text = read_file(entry.path());
+    for (const fs::path& file : sources_under(root / top)) {
+      const std::string name = repo_path(file, root);
+      const std::string text = read_file(file);
       if (clock_files.count(name) == 0 && text.find(call) != std::string::npos)
         problems.push_back(name + ": calls time_gpu; time through course::Clock");
       if (std::string(top) == "common" &&
@@ -542,10 +536,7 @@ TEST_CASE("every GPU timing goes through course::Clock and common/ knows nothing
 }
 
 TEST_CASE("the clock check catches a bare time_gpu call and an include of bench/", "[repository]") {
-  std::mt19937_64 rng(course::test::seed());
-  const fs::path root =
-      fs::temp_directory_path() / ("course_clock_" + std::to_string(rng() % 1000000000));
-  fs::remove_all(root);
+  const fs::path root = scratch_root("course_clock_");
   const std::string call = std::string("course::time_gpu") + "([] {}, run, 5);\n";
   write_file(root / "common/clock.cuh", call);
   write_file(root / "common/gpu_timing.cuh", call);
