@@ -6,7 +6,7 @@ every version with their ratio.
 
     cmake --preset default -Dnvbench_DIR=...   # with NVBench (docs/setup.md): lessonNN_nvbench
     cmake --build --preset default
-    python3 scripts/timer_check.py --out timer_check          # every lesson
+    python3 scripts/timer_check.py --out timer_check          # every lesson with NVBench timing
     python3 scripts/timer_check.py --lessons 02,06 --out tc   # some
     python3 scripts/timer_check.py --table DIR                # the table again from a run's files
     python3 scripts/timer_check.py selftest                   # proves the verdicts on made-up rows
@@ -31,7 +31,7 @@ def main(argv):
     if argv[1:] == ["selftest"]:
         return timer_check.selftest()
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--lessons", help="comma-separated lesson numbers (default: all)")
+    parser.add_argument("--lessons", help="comma-separated lesson numbers (default: every lesson that builds lessonNN_nvbench; not 07)")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "default"))
     parser.add_argument("--out", help="run the programs; write their files and the table here")
     parser.add_argument("--table", metavar="DIR", help="print the table of a run's files; run "
@@ -45,6 +45,12 @@ def main(argv):
         lessons = [m for m in lessons if m.number in wanted]
         if len(lessons) != len(wanted):
             parser.error(f"--lessons: no such lesson among {a.lessons}")
+        for m in lessons:
+            if not m.has_nvbench_program():
+                parser.error(f"--lessons: lesson {m.number} has no lessonNN_nvbench "
+                             "(NO_NVBENCH in its CMakeLists.txt)")
+    else:
+        lessons = [m for m in lessons if m.has_nvbench_program()]
     return timer_check.check(lessons, a.build_dir, a.out, a.table)
 
 

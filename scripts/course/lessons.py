@@ -16,6 +16,7 @@ in `extra`. The course's one list of lessons is its folders: load() reads them, 
 import glob
 import json
 import os
+import re
 from dataclasses import dataclass, field
 
 from course.paths import ROOT
@@ -69,6 +70,14 @@ class Lesson:
                 return csv_name, run.program, args
         raise SystemExit(f"compare.py: error: lesson {self.number}'s lesson.json runs nothing "
                          f"that writes {csv_name}")
+
+    def has_nvbench_program(self):
+        """Whether the build makes lessonNN_nvbench (with NVBench found): its CMakeLists.txt's
+        course_add_lesson says NO_NVBENCH otherwise (lesson 07, whose versions run on several
+        GPUs). Read from CMake, so the two cannot disagree."""
+        with open(os.path.join(self.dir, "CMakeLists.txt"), encoding="utf-8") as f:
+            call = re.search(r"course_add_lesson\(\s*\d\d\b([^)]*)\)", f.read())
+        return call is None or "NO_NVBENCH" not in call.group(1).split()
 
 
 RUN_FIELDS = ("log", "program", "args", "status", "gpus", "why")
