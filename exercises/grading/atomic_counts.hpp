@@ -12,9 +12,10 @@ namespace grading {
 constexpr unsigned kProbedSharedWords = 1u << 16;
 
 struct AtomicCounts {
-  unsigned long long shared_adds = 0;  // atomicAdd calls on shared memory
-  unsigned long long global_adds = 0;  // on global memory
-  unsigned long long global_ones = 0;  // of those, the ones that added exactly 1
+  unsigned long long shared_adds = 0;   // atomicAdd calls on shared memory
+  unsigned long long global_adds = 0;   // on global memory
+  unsigned long long global_ones = 0;   // of those, the ones that added exactly 1
+  unsigned long long shared_zeros = 0;  // shared-memory calls that added 0: no count needs one
 };
 
 // A shared word's mark, per block: 0 (no add), the adding warp's number plus 1 (1 to 32), or

@@ -1,12 +1,14 @@
 // A probe that sees which memory a student's atomicAdd calls go to: for the histogram exercises,
 // whose whole point is to count in shared memory and touch global memory only to merge.
 //
-// A harness includes this before the student's file. From here on, atomicAdd(address, value) is
-// probed_atomic_add(address, value): it does the same addition, and, while a probe is armed, also
-// counts the call as a shared-memory or a global-memory one (and a global one that adds exactly 1),
-// and marks the 4-byte shared word it hit with the warp that hit it, per block. (A name in
-// parentheses, (atomicAdd)(...), is not a macro call: that is how the probe reaches the real
-// function.) The answer check forbids #undef, inline PTX and the other atomic functions in these
+// A harness includes this before the student's file. From here on, the name atomicAdd is
+// grading_probed_atomic_add, however it is written: atomicAdd(address, value), (atomicAdd)(...) and
+// ::atomicAdd(...) all reach the probe, since the macro at the end of this file takes no arguments
+// and so replaces the name itself. The probe does the same addition, and, while it is armed, also
+// counts the call as a shared-memory or a global-memory one (and a shared one that adds 0, which
+// no count needs, and a global one that adds exactly 1), and marks the 4-byte shared word it hit
+// with the warp that hit it, per block. The probe's own code, above the macro, reaches the real
+// function. The answer check forbids #undef, inline PTX and the other atomic functions in these
 // exercises, so a student's atomics cannot go around the probe.
 #pragma once
 
@@ -33,6 +35,7 @@ __device__ T probed_atomic_add(T* address, U value) {
   const AtomicProbe probe = g_atomic_probe;
   if (probe.counts != nullptr) {
     if (__isShared(address)) {
+      if (value == static_cast<U>(0)) (atomicAdd)(&probe.counts->shared_zeros, 1ull);
       (atomicAdd)(&probe.counts->shared_adds, 1ull);
       const auto word = static_cast<unsigned>(__cvta_generic_to_shared(address) / 4);
       if (probe.shared_words != nullptr && word < kProbedSharedWords) {
@@ -93,8 +96,15 @@ AtomicReport probe_atomics(int blocks, bool see_words, Launch&& launch) {
 
 }  // namespace grading
 
+// In the global namespace, so that ::atomicAdd(...) in an answer still names a function.
+template <typename T, typename U>
+__device__ T grading_probed_atomic_add(T* address, U value) {
+  return ::grading::probed_atomic_add(address, value);
+}
+
 // Compiled for the compiled-code check (GRADING_SASS, scripts/check_compiled.py), the answer's
-// atomics are its own: the probe's counting atomics would look like the answer's.
+// atomics are its own: the probe's counting atomics would look like the answer's. The macro is
+// object-like on purpose: a function-like one would leave (atomicAdd)(...) unprobed.
 #ifndef GRADING_SASS
-#define atomicAdd(...) ::grading::probed_atomic_add(__VA_ARGS__)
+#define atomicAdd grading_probed_atomic_add
 #endif

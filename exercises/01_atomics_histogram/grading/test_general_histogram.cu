@@ -97,6 +97,9 @@ TEST_CASE("each counted value is one shared-memory atomicAdd, and global ones on
       INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds
                                              << "; the values below num_bins: " << counted);
       CHECK(report.counts.shared_adds == counted);
+      INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
+           << report.counts.shared_zeros);
+      CHECK(report.counts.shared_zeros == 0);
       const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * num_bins;
       INFO("global atomicAdd calls: " << report.counts.global_adds
                                       << "; at most one per bin and block: " << merges);
@@ -135,6 +138,9 @@ TEST_CASE("one value everywhere: still one shared-memory atomicAdd a value, and 
                                                           values.data(), n, num_bins)) == "");
       INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the values: " << n);
       CHECK(report.counts.shared_adds == n);
+      INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
+           << report.counts.shared_zeros);
+      CHECK(report.counts.shared_zeros == 0);
       INFO("global atomicAdd calls that added exactly 1: " << report.counts.global_ones
                                                            << "; blocks: " << report.blocks);
       CHECK(report.counts.global_ones <= static_cast<unsigned long long>(report.blocks));

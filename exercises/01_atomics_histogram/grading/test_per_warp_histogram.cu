@@ -104,6 +104,9 @@ TEST_CASE("every byte is one shared-memory atomicAdd into its warp's own histogr
 
     INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
     CHECK(report.counts.shared_adds == n);
+    INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
+         << report.counts.shared_zeros);
+    CHECK(report.counts.shared_zeros == 0);
     const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * kBins;
     INFO("global atomicAdd calls: " << report.counts.global_adds
                                     << "; at most one per bin and block: " << merges);

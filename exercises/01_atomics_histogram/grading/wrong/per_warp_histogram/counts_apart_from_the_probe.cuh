@@ -1,12 +1,11 @@
-// A wrong answer to exercise 1 (lesson 01) that the tests cannot see: code written to fool the
-// probe. It counts every byte in one histogram per block (the lesson's v1) with atomicAdd written
-// in parentheses, (atomicAdd)(...), which is not a call of the probe's function-like macro; and,
-// for the probe's sake, it adds 0 to the byte's counter in its warp's histogram with a plain
-// atomicAdd. The probe sees one shared-memory add per byte into each warp's histogram; the
-// compiled code has shared-memory adds and a 64-bit merge, like the model answer's; the output is
-// right; and on the H100 a second shared-memory atomic a byte costs little next to the load the
-// loop waits on. Only a reader sees that the per-warp histograms hold zeros. Kept here, outside
-// the wrong answers that must score zero, to show what the grading cannot promise.
+// A wrong answer to exercise 1 (lesson 01), written to fool the probe: it counts every byte in one
+// histogram per block (the lesson's v1) with atomicAdd written in parentheses, (atomicAdd)(...),
+// which a probe by function-like macro did not see, and, for that probe's sake, adds 0 to the
+// byte's counter in its warp's histogram with a plain atomicAdd. The output is right and the
+// compiled code has the model's instructions. It was kept in grading/unseen/ until the probe took
+// the name itself (an object-like macro, so the parentheses reach it too) and counted shared adds
+// of 0: it now makes two shared adds a byte, one of them of 0.
+// expect: fails: shared-memory atomicAdd calls
 #pragma once
 
 #include <cstddef>
