@@ -14,11 +14,12 @@
 //   v7  each stretch of the table built in a block's shared memory, and written once
 //   v8  v7 on keys taken to their stretch in two passes of few buckets
 //   the library  a sorted array: CUB's radix sort, and Thrust's binary search to find
+//   cuco         cuCollections' cuco::static_map, when the build names its headers
 //
 // Each version lives in kernels/, kernel by kernel with the host function that runs it, and each
 // changes one idea. Read them in this order: settings.cuh, v0_v3_chained.cuh, v4_v5_open.cuh,
-// v6_partitioned.cuh (the partition that v7 and v8 build on), v7_stretches.cuh, v8_two_pass.cuh and
-// libraries.cuh. This file lists the versions for the program and the tests.
+// v6_partitioned.cuh (the partition that v7 and v8 build on), v7_stretches.cuh, v8_two_pass.cuh,
+// libraries.cuh and library_cuco.cuh. This file lists the versions for the program and the tests.
 #pragma once
 
 #include <vector>
@@ -31,6 +32,7 @@
 #include "kernels/v8_two_pass.cuh"
 
 #include "kernels/libraries.cuh"
+#include "kernels/library_cuco.cuh"
 
 namespace lesson04 {
 

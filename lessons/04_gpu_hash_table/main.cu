@@ -1,10 +1,12 @@
 // Lesson 04: a hash table built on the GPU, from the book's locked chains to open addressing at
 // billions of keys a second. Runs the book's CPU table and std::unordered_map, then every GPU
-// version and a sorted array (CUB radix sort, Thrust binary search) on the same keys; checks every
-// table entry by entry and every lookup against std::unordered_map, and prints the table. Build
-// alone, from this folder:
+// version and a sorted array (CUB radix sort, Thrust binary search) on the same keys, and
+// cuco::static_map when built with cuCollections; checks every table entry by entry and every
+// lookup against std::unordered_map, and prints the table. Build alone, from this folder:
 //   nvcc -O3 -std=c++17 -arch=native -lineinfo -I../../common -I.. main.cu -o lesson04
+// (with cuco: add --extended-lambda -DLESSON04_HAVE_CUCO -isystem <cuCollections>/include)
 #include <cstdio>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -132,11 +134,14 @@ int run(course::Lesson& lesson, const Options& o) {
   // On the GPU: four arrays of n words, the partitions' four, the chained pool (16 bytes an entry)
   // and the largest table. On the host: the keys, the absent keys, the indices and the answers (4
   // bytes each), the book's pool and a copy of a chained table (16 each), and std::unordered_map
-  // (40 a key: a node with the allocator's share, and a bucket pointer).
-  lesson.begin(course::format("a hash table of %zu keys (%s), values their indices; load factor "
-                              "%.2f",
-                              n, dist.c_str(), o.load_factor),
-               32 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n), 88 * n + 8 * slots);
+  // (40 a key: a node with the allocator's share, and a bucket pointer). cuco's table, when built,
+  // adds 8 bytes a slot on the GPU.
+  lesson.begin(
+      course::format("a hash table of %zu keys (%s), values their indices; load factor "
+                     "%.2f",
+                     n, dist.c_str(), o.load_factor),
+      32 * n + std::max(16 * n + 8 * slots, 8 * slots + 16 * n) + lesson04::cuco_bytes(slots),
+      88 * n + 8 * slots);
   const std::vector<std::uint32_t> keys = lesson04::make_keys(n, o.dist, seed);
   const std::vector<std::uint32_t> absent = lesson04::make_absent_keys(n, keys, seed + 1);
   const lesson04::Cpu cpu = run_cpu(lesson, keys, absent);
@@ -157,12 +162,21 @@ int run(course::Lesson& lesson, const Options& o) {
   lesson04::PartitionScratch scratch;
   const lesson04::Launch launch{nullptr, 0, &scratch};
   scratch.reserve(n, lesson04::regions_for(open.capacity(), n, lesson04::region_bytes_for(launch)));
+  // cuco's table, made once when its row runs, with a word that is no key and no query as its
+  // empty slot's key.
+  lesson04::Cuco cuco;
+  std::unique_ptr<lesson04::CucoTable> cuco_table;
+  if (cuco.limit.empty() && lesson.chosen("cuco")) {
+    cuco_table = std::make_unique<lesson04::CucoTable>(slots, lesson04::free_key(cpu.map, absent));
+    cuco.table = cuco_table.get();
+    cuco.slots = slots;
+  }
   lesson04::Rows rows{n, keys, cpu, d, {}, {}};
   lesson04::add_chained(rows, o.show_race,
                         {nullptr, o.blocks > 0 ? o.blocks : lesson04::kSourceBlocks}, &source_sized,
                         &load_sized);
-  lesson04::add_open_and_sorted(rows, &open, &sorted, launch);
-  lesson04::add_finds(rows, &open, &sorted, &misses, launch);
+  lesson04::add_open_and_sorted(rows, &open, &sorted, launch, cuco);
+  lesson04::add_finds(rows, &open, &sorted, &misses, launch, cuco);
   const course::ResultTable& table = lesson.run_versions(
       course::format("lesson04, %zu keys, %s, on %s%s; insert rows count 12 bytes a key (the "
                      "key read, an 8-byte entry written), find rows 16 (query, slot, answer)",
@@ -195,7 +209,8 @@ int main(int argc, char** argv) {
   for (const std::string& name : course::names_of(lesson04::chained_versions(), {})) {
     names.push_back(name);
   }
-  for (const std::string& name : course::names_of(lesson04::open_versions(), {"CUB", "Thr"})) {
+  for (const std::string& name :
+       course::names_of(lesson04::open_versions(), {"CUB", "Thr", "cuco"})) {
     names.push_back(name);
   }
   return lesson.main(argc, argv, names, [&] { return run(lesson, o); });

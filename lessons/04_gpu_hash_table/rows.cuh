@@ -147,9 +147,74 @@ inline void add_chained(Rows& rows, bool show_race, const Launch& launch,
   }
 }
 
+// cuco::static_map's table, made once by the program when its row runs (else null), and the
+// reason it does not run ("" when it does).
+struct Cuco {
+  CucoTable* table = nullptr;
+  std::size_t slots = 0;  // the slots it was asked for (the course's tables')
+  std::string limit = why_no_cuco();
+};
+
+// cuco's answers in d.found against the map's: any occurrence of a repeated key is right (its
+// insert keeps the first to land, where the map keeps the last).
+inline std::string cuco_wrong(const Rows& rows, const std::vector<std::uint32_t>& expected) {
+  return wrong_occurrences(rows.d.found.download(), expected, rows.keys);
+}
+
+// cuco's insert, its table cleared first (untimed), checked by its size and by a find of every key.
+inline void add_cuco_insert(Rows& rows, Cuco cuco) {
+  Rows* r = &rows;
+  CucoTable* t = cuco.table;
+  rows.add(course::as(course::Kind::library,
+                      {"cuco",
+                       "cuco::static_map insert: linear probing, 4 threads; a repeat keeps "
+                       "its first insert to land",
+                       cuco.limit, [r, t] { t->insert(r->d.keys.data(), r->n); },
+                       [r, t] {
+                         const std::size_t size = t->size();
+                         if (size != r->cpu.map.size())
+                           return course::format("%zu keys held, not %zu", size, r->cpu.map.size());
+                         t->find(r->d.keys.data(), r->n, r->d.found.data());
+                         return cuco_wrong(*r, r->cpu.hits);
+                       },
+                       [t] { t->clear(); }}),
+           rows.cpu.map_ms);
+  if (t != nullptr) {
+    rows.versions.back().note = course::format(
+        "cuco's table has %zu slots: the course's %zu, rounded up to a prime count of its 4-slot "
+        "windows",
+        t->capacity(), cuco.slots);
+  }
+}
+
+// cuco's find of the keys present or absent, on its table built again (untimed) first.
+inline void add_cuco_find(Rows& rows, Cuco cuco, bool present,
+                          const std::vector<std::uint32_t>* expected, double bytes) {
+  Rows* r = &rows;
+  CucoTable* t = cuco.table;
+  const std::uint32_t* queries = present ? rows.d.keys.data() : rows.d.absent.data();
+  rows.add(course::operation_of(
+               "cuco", course::as(course::Kind::library,
+                                  {present ? "cuco find" : "cuco miss",
+                                   present ? "cuco::static_map find, keys present"
+                                           : "cuco::static_map find, keys absent",
+                                   cuco.limit,
+                                   [r, t, queries] { t->find(queries, r->n, r->d.found.data()); },
+                                   [r, expected] { return cuco_wrong(*r, *expected); },
+                                   {},
+                                   [r, t] {
+                                     t->clear();
+                                     t->insert(r->d.keys.data(), r->n);
+                                   },
+                                   bytes})),
+           present ? rows.cpu.hit_ms : rows.cpu.miss_ms);
+}
+
 // Open addressing, checked slot by slot against the map; the sorted array, through its lookups.
 // `launch` carries v6's partitions, made once by the program.
-inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted, Launch launch) {
+// Last, cuco's insert.
+inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted, Launch launch,
+                                Cuco cuco) {
   Rows* r = &rows;
   for (const OpenVersion& v : open_versions()) {
     rows.add({v.name, v.idea, "",
@@ -174,13 +239,14 @@ inline void add_open_and_sorted(Rows& rows, OpenTable* open, SortedTable* sorted
                          return wrong_answers(r->d.found, r->cpu.hits);
                        }}),
            rows.cpu.map_ms);
+  add_cuco_insert(rows, cuco);
 }
 
 // Find, for present keys and for absent ones, on each table built again (untimed) first: a second
-// operation of the version that built the table ("v4 find" of v4), or of the sorted array ("Thr
-// find" of the library row --only calls "Thr").
+// operation of the version that built the table ("v4 find" of v4), of the sorted array ("Thr
+// find" of the library row --only calls "Thr"), and cuco's ("cuco find" of "cuco").
 inline void add_finds(Rows& rows, OpenTable* open, SortedTable* sorted,
-                      const std::vector<std::uint32_t>* misses, Launch launch) {
+                      const std::vector<std::uint32_t>* misses, Launch launch, Cuco cuco) {
   Rows* r = &rows;
   const double bytes = 16.0 * static_cast<double>(rows.n);  // query, slot, answer
   for (const bool present : {true, false}) {
@@ -220,6 +286,7 @@ inline void add_finds(Rows& rows, OpenTable* open, SortedTable* sorted,
                         [r, sorted] { sorted->build(r->d.keys.data(), r->d.indices.data(), r->n); },
                         bytes})),
         cpu_ms);
+    add_cuco_find(rows, cuco, present, expected, bytes);
   }
 }
 
