@@ -6,6 +6,9 @@
 
 #include "merge_split_harness.hpp"
 
+#include <algorithm>
+#include <vector>
+
 static_assert(exercise05::kRun == grading05::kRun && exercise05::kMergeThreads == 256,
               "the exercise's constants are part of its statement: keep them");
 
@@ -39,16 +42,33 @@ void merge_rounds(float* d_data, std::size_t n) {
 }
 
 MergeCount merge_rounds_probed(float* d_data, std::size_t n) {
-  course::DeviceBuffer<unsigned long long> comparisons(1);
-  comparisons.fill_bytes(0);
-  unsigned long long* counter = comparisons.data();
+  course::DeviceBuffer<unsigned long long> counts(1 + exercise05::kMergeThreads);
+  counts.fill_bytes(0);
+  unsigned long long* counter = counts.data();
+  unsigned long long* per_thread = counts.data() + 1;
   CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &counter, sizeof counter));
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_thread_comparisons, &per_thread, sizeof per_thread));
   MergeCount count;
   count.merges = rounds(d_data, n);
   counter = nullptr;
+  per_thread = nullptr;
   CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &counter, sizeof counter));
-  count.comparisons = comparisons.download()[0];
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_thread_comparisons, &per_thread, sizeof per_thread));
+  const std::vector<unsigned long long> got = counts.download();
+  count.comparisons = got[0];
+  count.busiest_thread = *std::max_element(got.begin() + 1, got.end());
   return count;
+}
+
+void merge_rounds_reversed(float* d_data, std::size_t n) {
+  struct Reversed {  // the order is the course's again however the rounds end
+    explicit Reversed(bool on) { set(on); }
+    ~Reversed() { set(false); }
+    static void set(bool on) {
+      CUDA_CHECK(cudaMemcpyToSymbol(grading::g_reversed, &on, sizeof on));
+    }
+  } reversed(true);
+  rounds(d_data, n);
 }
 
 RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first_run) {
@@ -58,7 +78,7 @@ RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first
   unsigned long long* same_run = counts.data() + 1;
   CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &comparisons, sizeof comparisons));
   CUDA_CHECK(cudaMemcpyToSymbol(grading::g_same_run, &same_run, sizeof same_run));
-  const std::size_t pairs = (n / kRun - first_run) / 2;
+  const std::size_t pairs = ((n + kRun - 1) / kRun - first_run) / 2;
   grading::watched([&] {
     exercise05::merge_split_kernel<<<static_cast<unsigned>(pairs), exercise05::kMergeThreads>>>(
         d_data, n, first_run * kRun);

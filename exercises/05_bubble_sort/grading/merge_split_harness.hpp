@@ -13,17 +13,23 @@ constexpr std::size_t kRun = 512;
 // student's kernel on the pairs of runs that start at run r % 2.
 void merge_rounds(float* d_data, std::size_t n);
 
-// The same, with the comparisons counted, and the merge-splits the rounds launched.
+// The same, with the comparisons counted, the merge-splits the rounds launched, and the most
+// comparisons any one thread number (0 to 255) made, summed over the blocks.
 struct MergeCount {
   unsigned long long comparisons = 0;
   unsigned long long merges = 0;
+  unsigned long long busiest_thread = 0;
 };
 MergeCount merge_rounds_probed(float* d_data, std::size_t n);
 
-// One launch of the student's kernel on the n floats at d_data (a whole number of runs, each
-// sorted, every float's lowest bit that of its run's number, r % 2), merging the pairs of runs
-// that start at run `first_run` (0 or 1): how many comparisons it made, and how many of them set
-// two floats with the same lowest bit, two floats of one run, against each other.
+// merge_rounds with the order turned round (before(a, b) is b before a in totalOrder, and
+// last_float() the first float of totalOrder): the runs at d_data must be sorted in that order.
+void merge_rounds_reversed(float* d_data, std::size_t n);
+
+// One launch of the student's kernel on the n floats at d_data (runs each sorted, the last one
+// perhaps short, every float's lowest bit that of its run's number, r % 2), merging the pairs of
+// runs that start at run `first_run` (0 or 1): how many comparisons it made, and how many of them
+// set two floats with the same lowest bit, two floats of one run, against each other.
 struct RunComparisons {
   unsigned long long comparisons = 0;
   unsigned long long same_run = 0;

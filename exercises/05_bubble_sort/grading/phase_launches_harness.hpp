@@ -29,10 +29,12 @@ PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n);
 // The student's phases_for(n).
 std::size_t phases_for(std::size_t n);
 
-// The sort of the n floats at `in` (host memory), launch by launch: after each launch the data are
-// copied back and set against one phase of odd-even transposition made on the CPU from what the
-// launch before left. Returns "" when every launch left exactly its phase's result, bit for bit;
-// otherwise the first launch that did not, and the first place it left wrong.
-std::string phases_step_by_step(const std::vector<float>& in);
+// The sort of the n floats at `in` (host memory), launch by launch, set against odd-even
+// transposition made on the CPU phase by phase: after each launch of the phases in `at` (sorted;
+// empty: every launch) the data are copied back and compared, bit for bit. Returns "" when every
+// launch compared left exactly its phase's result; otherwise the first that did not, and the
+// first place it left wrong.
+std::string phases_step_by_step(const std::vector<float>& in,
+                                const std::vector<std::size_t>& at = {});
 
 }  // namespace grading05

@@ -3,10 +3,11 @@
 // bit, on every input of the lesson, at whole runs, at the edges of runs and of pairs of runs, and
 // at sizes drawn from the run's seed; and a count of the comparisons checks the technique: a merge
 // of two runs by ranks takes about 2 kRun log2(kRun) of them, a sort of the two runs hundreds of
-// times more, and every comparison sets a float of one run against one of the other. The [timing]
-// case times the rounds for scripts/time_answer.py: a merge-split that one thread walks, or that
-// sorts the runs again with comparisons of its own, is slower. Fresh random inputs each run (the
-// seed is printed).
+// times more, no thread makes a merge's comparisons alone, every comparison sets a float of one
+// run against one of the other, and the floats are ordered by before() alone (turned round, the
+// rounds must sort the other way). The [timing] case times the rounds for scripts/time_answer.py:
+// a merge-split that one thread walks, or that sorts the runs again with comparisons of its own,
+// is slower. Fresh random inputs each run (the seed is printed).
 #include <algorithm>
 #include <vector>
 
@@ -79,6 +80,45 @@ TEST_CASE("a merge-split compares O(kRun log kRun) times, not a sort's worth", "
     CHECK(count.comparisons <= most * count.merges);
     INFO("no comparison with before(): the floats must be compared in the course's order");
     CHECK(count.comparisons > 0);
+    // Each of a block's 256 threads ranks 4 of the 2 kRun floats: some 4 (log2(kRun) + 1)
+    // comparisons a merge-split; twice that is allowed. One thread walking both runs makes some
+    // 2 kRun of them.
+    const unsigned long long per_thread = 2 * 4 * (9 + 2);
+    INFO("comparisons by one thread number, summed over the blocks: " << count.busiest_thread
+                                                                      << ", at most " << per_thread
+                                                                      << " a merge-split: the "
+                                                                         "block's threads share "
+                                                                         "the ranking");
+    CHECK(count.busiest_thread <= per_thread * count.merges);
+  }
+}
+
+TEST_CASE("the order is before()'s alone: turned round, the rounds sort the other way", "[gpu]") {
+  // The statement says to compare floats only with before() and to pad with last_float(). Here
+  // before(a, b) means b before a in totalOrder and last_float() is the first float of totalOrder,
+  // so the runs, sorted in that order, must come out sorted in it: an answer that compares floats
+  // with an order of its own sorts them the course's way instead. Whole runs and a short last run,
+  // on inputs drawn from the seed.
+  const std::uint64_t seed = course::test::seed();
+  const std::vector<std::size_t> sizes =
+      course::test::drawn_sizes(seed, {1024, 5 * 512 + 100}, {512, 1024}, 40000, 2, "reversed n");
+  for (std::size_t s = 0; s < sizes.size(); ++s) {
+    const std::size_t n = sizes[s];
+    const lesson05::Dist dist = kDists[course::test::drawn(seed, 900 + s) % 7];
+    std::vector<float> in = lesson05::make_input(n, dist, seed + 900 + s);
+    for (std::size_t begin = 0; begin < n; begin += grading05::kRun) {
+      const std::size_t end = std::min(n, begin + grading05::kRun);
+      std::sort(in.begin() + begin, in.begin() + end,
+                [](float a, float b) { return lesson05::TotalOrder{}(b, a); });
+    }
+    std::vector<float> expected = lesson05::reference_sort(in);
+    std::reverse(expected.begin(), expected.end());
+    course::DeviceBuffer<float> data(in);
+    grading05::merge_rounds_reversed(data.data(), n);
+    INFO(lesson05::dists().name(dist)
+         << ", n = " << n << ": with before() turned round (b before a in totalOrder), the rounds "
+         << "must sort in that order, as an answer that compares only with before() does");
+    CHECK(lesson05::sort_mismatch(data.download().data(), expected) == "");
   }
 }
 
@@ -89,12 +129,16 @@ TEST_CASE("a merge-split compares floats of one run only with floats of the othe
   // same run, step after step. Every float of run r gets r's lowest bit as its own lowest bit
   // (the runs sorted after that), so that the probe can tell the runs apart; one launch at each
   // offset, on a number of runs drawn from the seed.
+  // A third launch has a short last run (n not a whole number of runs), from a run drawn too.
   const std::uint64_t seed = course::test::seed();
-  for (std::size_t first_run = 0; first_run < 2; ++first_run) {
-    const std::size_t runs = 2 + first_run + 2 * (course::test::drawn(seed, 700 + first_run) % 20);
-    const std::size_t n = runs * grading05::kRun;
-    const lesson05::Dist dist = kDists[course::test::drawn(seed, 710 + first_run) % 7];
-    std::vector<float> in = lesson05::make_input(n, dist, seed + first_run);
+  for (std::size_t launch = 0; launch < 3; ++launch) {
+    const std::size_t first_run = launch < 2 ? launch : course::test::drawn(seed, 720) % 2;
+    const std::size_t runs = 2 + first_run + 2 * (course::test::drawn(seed, 700 + launch) % 20);
+    const std::size_t short_by =
+        launch < 2 ? 0 : 1 + course::test::drawn(seed, 730) % (grading05::kRun - 1);
+    const std::size_t n = runs * grading05::kRun - short_by;
+    const lesson05::Dist dist = kDists[course::test::drawn(seed, 710 + launch) % 7];
+    std::vector<float> in = lesson05::make_input(n, dist, seed + launch);
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint32_t bits =
           (course::bits_of<float>(in[i]) & ~1u) | ((i / grading05::kRun) % 2);
@@ -104,8 +148,8 @@ TEST_CASE("a merge-split compares floats of one run only with floats of the othe
     course::DeviceBuffer<float> data(in);
     const grading05::RunComparisons count = grading05::merge_once_probed(data.data(), n, first_run);
     INFO(lesson05::dists().name(dist)
-         << ", " << runs << " runs, merged from run " << first_run << ": " << count.same_run
-         << " of " << count.comparisons
+         << ", n = " << n << ", merged from run " << first_run << ": " << count.same_run << " of "
+         << count.comparisons
          << " comparisons set two floats of the same run against each other; a merge by ranks "
             "compares a float only with floats of the other run");
     CHECK(count.comparisons > 0);

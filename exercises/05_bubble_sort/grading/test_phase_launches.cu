@@ -5,9 +5,11 @@
 // (i, i + 1) is compared once in each phase of its parity, only in a launch of that phase, by the
 // thread the statement gives it (thread p, the pair at 2p + phase % 2), and no other two places
 // ever; phases_for(n) is what odd-even transposition needs, and the sort is made launch by launch,
-// each launch's result against the same phase made on the CPU, bit for bit. The [timing] case times
+// each launch's result against the same phase made on the CPU, bit for bit; and every sort checked
+// for its output is probed and spot-checked launch by launch too. The [timing] case times
 // the whole sort for scripts/time_answer.py. Fresh random inputs each run (the seed is printed).
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "phase_launches_harness.hpp"
@@ -25,6 +27,58 @@ void phase_sort(const float* a, float* b, std::size_t m) {
   grading05::phase_sort(a, b, m);
 }
 
+// What the compare-and-swaps of one probed sort must show: in its P phases, every pair (i, i + 1)
+// compared once in each phase of its parity, in a launch of that phase, by the pair's own thread,
+// and no other two places ever. Returns whether it does.
+bool check_compare_and_swaps(const grading05::PhaseCount& count, std::size_t n) {
+  INFO(count.strays << " compare-and-swaps of two places that are not neighbours");
+  CHECK(count.strays == 0);
+  std::size_t wrong = 0;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    // Phases 0, 2, 4, ... compare the pairs at even i; phases 1, 3, ... those at odd i.
+    const std::size_t expected = i % 2 == 0 ? (count.phases + 1) / 2 : count.phases / 2;
+    if (count.pair_calls[i] != expected && wrong++ == 0) first = i;
+  }
+  INFO(wrong << " pairs compared a number of times other than once per phase of their parity; "
+             << "the first, (" << first << ", " << first + 1 << "), "
+             << (wrong ? count.pair_calls[first] : 0u) << " times");
+  CHECK(wrong == 0);
+  INFO(count.off_phase << " compare-and-swaps of a pair in a launch of the other parity's phase: "
+                       << "each launch is one phase, and its pairs are those of its parity");
+  CHECK(count.off_phase == 0);
+  INFO(count.other_thread << " compare-and-swaps made by another thread than the pair's own "
+                          << "(thread p of the grid takes the pair at 2p + phase % 2)");
+  CHECK(count.other_thread == 0);
+  return count.strays == 0 && wrong == 0 && count.off_phase == 0 && count.other_thread == 0;
+}
+
+// Every sort the tests check is also made with the compare-and-swaps counted, and launch by
+// launch at five launches (the first two, two drawn from the seed, the last), each against the
+// same phase made on the CPU: so no size, however large, can sort some other way, or with one
+// thread doing its block's pairs, where only the output was looked at. Returns whether the sort
+// passed both (the test stops at the first that does not: a wrong answer may be slow).
+bool check_technique(const std::vector<float>& in, std::uint64_t seed) {
+  const std::size_t n = in.size();
+  const std::size_t phases = grading05::phases_for(n);
+  std::vector<std::size_t> at = {0, 1};
+  if (phases > 2) {
+    at.push_back(2 + course::test::drawn(seed, 800) % (phases - 2));
+    at.push_back(2 + course::test::drawn(seed, 801) % (phases - 2));
+  }
+  if (phases > 0) at.push_back(phases - 1);
+  std::sort(at.begin(), at.end());
+  at.erase(std::unique(at.begin(), at.end()), at.end());
+  while (!at.empty() && at.back() >= phases)
+    at.pop_back();
+  const std::string step = grading05::phases_step_by_step(in, at);
+  CHECK(step == "");
+  if (!step.empty()) return false;
+  const course::DeviceBuffer<float> d_in(in);
+  course::DeviceBuffer<float> out(n);
+  return check_compare_and_swaps(grading05::phase_sort_probed(d_in.data(), out.data(), n), n);
+}
+
 }  // namespace
 
 TEST_CASE("one launch per phase sorts every input", "[gpu]") {
@@ -38,6 +92,7 @@ TEST_CASE("one launch per phase sorts every input", "[gpu]") {
     for (std::size_t n : sizes) {
       const std::vector<float> in = lesson05::make_input(n, dist, seed + n);
       INFO(lesson05::dists().name(dist) << ", n = " << n);
+      if (!check_technique(in, seed + n)) return;
       CHECK(lesson05::test::sorted_by(phase_sort, in, lesson05::reference_sort(in)) == "");
     }
   }
@@ -47,6 +102,7 @@ TEST_CASE("one launch per phase sorts every input", "[gpu]") {
       "reversed n")[0];
   const std::vector<float> reversed = lesson05::make_input(far, lesson05::Dist::reversed, seed);
   INFO("reversed, n = " << far << ", many blocks of pairs");
+  if (!check_technique(reversed, seed + far)) return;
   CHECK(lesson05::test::sorted_by(phase_sort, reversed, lesson05::reference_sort(reversed)) == "");
 }
 
@@ -65,25 +121,7 @@ TEST_CASE("each phase compares each pair of its parity once, and nothing else", 
     const grading05::PhaseCount count = grading05::phase_sort_probed(d_in.data(), out.data(), n);
     INFO(lesson05::dists().name(dist) << ", n = " << n << ", " << count.phases << " phases");
     CHECK(lesson05::sort_mismatch(out.download().data(), lesson05::reference_sort(in)) == "");
-    INFO(count.strays << " compare-and-swaps of two places that are not neighbours");
-    CHECK(count.strays == 0);
-    std::size_t wrong = 0;
-    std::size_t first = 0;
-    for (std::size_t i = 0; i + 1 < n; ++i) {
-      // Phases 0, 2, 4, ... compare the pairs at even i; phases 1, 3, ... those at odd i.
-      const std::size_t expected = i % 2 == 0 ? (count.phases + 1) / 2 : count.phases / 2;
-      if (count.pair_calls[i] != expected && wrong++ == 0) first = i;
-    }
-    INFO(wrong << " pairs compared a number of times other than once per phase of their parity; "
-               << "the first, (" << first << ", " << first + 1 << "), "
-               << (wrong ? count.pair_calls[first] : 0u) << " times");
-    CHECK(wrong == 0);
-    INFO(count.off_phase << " compare-and-swaps of a pair in a launch of the other parity's phase: "
-                         << "each launch is one phase, and its pairs are those of its parity");
-    CHECK(count.off_phase == 0);
-    INFO(count.other_thread << " compare-and-swaps made by another thread than the pair's own "
-                            << "(thread p of the grid takes the pair at 2p + phase % 2)");
-    CHECK(count.other_thread == 0);
+    check_compare_and_swaps(count, n);
   }
 }
 
