@@ -181,8 +181,8 @@ inline void add_cuco_insert(Rows& rows, Cuco cuco) {
            rows.cpu.map_ms);
   if (t != nullptr) {
     rows.versions.back().note = course::format(
-        "cuco's table has %zu slots: the course's %zu, rounded up to a prime count of its 4-slot "
-        "windows",
+        "cuco's table has %zu slots: the course's %zu, rounded up to 4 times a prime (4, the "
+        "threads that probe together)",
         t->capacity(), cuco.slots);
   }
 }

@@ -4,10 +4,11 @@
 // them why_no_cuco() says how to get it, and CucoTable does nothing.
 //
 // Used as its documentation shows: one static_map<uint32_t, uint32_t> made once with the lesson's
-// slot count (cuco rounds it up to its windows), with its defaults, linear probing by a group of 4
-// threads and its default hash; then the bulk calls, insert_async of the pairs (keys[i], i) and
-// find_async, each enqueued on the stream like the course's versions (insert and find would also
-// wait for the GPU, and insert counts its insertions). Two things differ from the course's tables:
+// slot count (cuco rounds it up to 4 times a prime), with its defaults, linear probing by a group
+// of 4 threads and its default hash; then the bulk calls, insert_async of the pairs (keys[i], i)
+// and find_async, each enqueued on the stream like the course's versions (insert and find would
+// also wait for the GPU, and insert counts its insertions). Two things differ from the course's
+// tables:
 //   - insert, not insert-or-assign: a repeated key keeps the pair whose insert landed first, which
 //     is any one of its occurrences, so its answer is checked as "an index holding that key";
 //   - cuco reserves one key as its empty slot, so the table is made with a word that is neither
