@@ -33,9 +33,12 @@ __device__ AtomicProbe g_atomic_probe;
 template <typename T, typename U>
 __device__ T probed_atomic_add(T* address, U value) {
   const AtomicProbe probe = g_atomic_probe;
+  // What the add adds: the value converted to the counter's type (1ull << 32 adds 0 to a 32-bit
+  // counter, 1.5 adds 1 to an integer one).
+  const T added = static_cast<T>(value);
   if (probe.counts != nullptr) {
     if (__isShared(address)) {
-      if (value == static_cast<U>(0)) (atomicAdd)(&probe.counts->shared_zeros, 1ull);
+      if (added == static_cast<T>(0)) (atomicAdd)(&probe.counts->shared_zeros, 1ull);
       (atomicAdd)(&probe.counts->shared_adds, 1ull);
       const auto word = static_cast<unsigned>(__cvta_generic_to_shared(address) / 4);
       if (probe.shared_words != nullptr && word < kProbedSharedWords) {
@@ -54,10 +57,10 @@ __device__ T probed_atomic_add(T* address, U value) {
       }
     } else {
       (atomicAdd)(&probe.counts->global_adds, 1ull);
-      if (value == static_cast<U>(1)) (atomicAdd)(&probe.counts->global_ones, 1ull);
+      if (added == static_cast<T>(1)) (atomicAdd)(&probe.counts->global_ones, 1ull);
     }
   }
-  return (atomicAdd)(address, static_cast<T>(value));
+  return (atomicAdd)(address, added);
 }
 
 // Arms the probe for the next launches (counts and shared_words in device memory), or disarms it.

@@ -1,3 +1,5 @@
+// (The account below is of the grader before 64c498d, which it passed; its last line says how it
+// is caught now.)
 // An adversarial answer to exercise 2 (lesson 01): the source's first program, global atomics per
 // value, wherever the input is small enough that no clock can see it, hidden from the probe by
 // spelling the global add (atomicAdd)(...). The probe was a function-like macro named atomicAdd;

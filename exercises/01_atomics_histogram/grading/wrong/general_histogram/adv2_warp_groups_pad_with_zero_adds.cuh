@@ -1,3 +1,5 @@
+// (The account below is of the grader before 64c498d, which it passed; its last line says how it
+// is caught now.)
 // An adversarial answer to exercise 2 (lesson 01): warp aggregation, with the probe's count kept by
 // adds of zero. The lanes of a warp that hold the same value find each other with
 // __match_any_sync (forbidden in exercise 3, not here); the lowest of them adds the group's size to

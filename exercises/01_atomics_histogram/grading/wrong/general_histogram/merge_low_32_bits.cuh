@@ -1,6 +1,6 @@
 // A wrong answer to exercise 2 (lesson 01): the merge adds each block's count to the low 32 bits
-// of its 64-bit bin, with atomicAdd in parentheses, (atomicAdd)(...), which is not a call of the
-// probe's function-like macro, on the bins seen as unsigned int words. A bin past 2^32 loses its
+// of its 64-bit bin, with atomicAdd in parentheses, (atomicAdd)(...), which the probe's
+// function-like macro of the time did not see, on the bins seen as unsigned int words. A bin past 2^32 loses its
 // carry. The inputs used to stay far below 2^32 values, and the probe does not see the merge at
 // all (it asks only that global atomics be no more than the merges); the compiled code shows a
 // 32-bit global add.

@@ -1,3 +1,5 @@
+// (The account below is of the grader before 7f125b8, which it passed; its last line says how it
+// is caught now.)
 // An adversarial answer to exercise 2 (lesson 05): adv_bitonic_merge, kept from the probe that
 // caught it. The same-run probe (every comparison must set a float of one run against one of the
 // other) is armed in one test only, whose sizes are always whole numbers of runs (2 to 41 runs of

@@ -1,3 +1,5 @@
+// (The account below is of the grader before 7f125b8, which it passed; its last line says how it
+// is caught now.)
 // An adversarial answer to exercise 2 (lesson 05): a bitonic merge, not a merge by ranks, with its
 // comparisons made in an order of its own so that neither probe sees them. The lower run is loaded
 // as it is and the upper run reversed (one bitonic sequence of 1,024 floats), and ten half-cleaner

@@ -1,3 +1,5 @@
+// (The account below is of the grader before 7f125b8, which it passed; its last line says how it
+// is caught now.)
 // An adversarial answer to exercise 2 (lesson 05): one_thread_merges, kept from the clock that
 // caught it. Below 2^19 floats, thread 0 of each block merges the two runs with two pointers (up
 // to 1,024 steps in a row) while the other 255 threads wait at the barrier; at 2^19 floats and

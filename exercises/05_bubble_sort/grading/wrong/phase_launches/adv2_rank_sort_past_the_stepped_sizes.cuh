@@ -1,3 +1,5 @@
+// (The account below is of the grader before 7f125b8, which it passed; its last line says how it
+// is caught now.)
 // An adversarial answer to exercise 1 (lesson 05): odd-even transposition only at the sizes where
 // the tests look inside the sort, a rank sort everywhere else. phases_for(n) is n, as the tests
 // ask at every size. Up to 4,096 floats (every size the probe counts, at most 4,000, and every size

@@ -1,3 +1,5 @@
+// (The account below is of the grader before 7f125b8, which it passed; its last line says how it
+// is caught now.)
 // An adversarial answer to exercise 1 (lesson 05): one thread doing a block's work, at the sizes
 // where no probe looks and no clock runs. Each launch is still one phase; but past 8,192 floats
 // thread 0 of each block walks its block's 256 pairs of the phase one after the other, with
