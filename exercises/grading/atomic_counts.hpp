@@ -28,6 +28,9 @@ struct AtomicReport {
   int blocks = 0;
   std::vector<unsigned> shared_words_hit;  // per block: how many distinct shared words it added to
   std::vector<unsigned> words_of_many_warps;  // per block: of those, how many two warps added to
+  // Per shared word (kProbedSharedWords of them), what the shared adds added to it, over all
+  // blocks.
+  std::vector<unsigned long long> word_totals;
 };
 
 }  // namespace grading

@@ -12,6 +12,9 @@
 // exercises, so a student's atomics cannot go around the probe.
 #pragma once
 
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
 #include "atomic_counts.hpp"
 #include "harness.hpp"
 
@@ -20,6 +23,8 @@ namespace grading {
 struct AtomicProbe {
   AtomicCounts* counts = nullptr;         // null: not probing
   unsigned char* shared_words = nullptr;  // null, or kProbedSharedWords marks per block
+  // Null, or kProbedSharedWords totals: what the shared adds added to each word, over all blocks.
+  unsigned long long* word_totals = nullptr;
 };
 
 // The warp of the calling thread within its block (0 to 31).
@@ -37,10 +42,35 @@ __device__ T probed_atomic_add(T* address, U value) {
   // counter, 1.5 adds 1 to an integer one).
   const T added = static_cast<T>(value);
   if (probe.counts != nullptr) {
-    if (__isShared(address)) {
-      if (added == static_cast<T>(0)) (atomicAdd)(&probe.counts->shared_zeros, 1ull);
-      (atomicAdd)(&probe.counts->shared_adds, 1ull);
-      const auto word = static_cast<unsigned>(__cvta_generic_to_shared(address) / 4);
+    // The counts are added once per group of lanes that call together (a warp's leader adds the
+    // group's), so that a probed run of billions of adds is not held up by one global counter.
+    const cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
+    const bool shared = __isShared(address);
+    const unsigned shared_lanes = lanes.ballot(shared);
+    const unsigned zero_lanes = lanes.ballot(shared && added == static_cast<T>(0));
+    const unsigned global_one_lanes = lanes.ballot(!shared && added == static_cast<T>(1));
+    if (lanes.thread_rank() == 0) {
+      const unsigned long long in_shared = __popc(shared_lanes);
+      const unsigned long long in_global = lanes.size() - in_shared;
+      if (in_shared != 0) (atomicAdd)(&probe.counts->shared_adds, in_shared);
+      if (zero_lanes != 0) (atomicAdd)(&probe.counts->shared_zeros, 0ull + __popc(zero_lanes));
+      if (in_global != 0) (atomicAdd)(&probe.counts->global_adds, in_global);
+      if (global_one_lanes != 0)
+        (atomicAdd)(&probe.counts->global_ones, 0ull + __popc(global_one_lanes));
+    }
+    const auto word =
+        shared ? static_cast<unsigned>(__cvta_generic_to_shared(address) / 4) : kProbedSharedWords;
+    if (probe.word_totals != nullptr) {
+      // The lanes that add to one word, together: their leader adds their sum.
+      const cooperative_groups::coalesced_group same =
+          cooperative_groups::labeled_partition(lanes, word);
+      const unsigned long long sum =
+          cooperative_groups::reduce(same, static_cast<unsigned long long>(added),
+                                     cooperative_groups::plus<unsigned long long>());
+      if (same.thread_rank() == 0 && word < kProbedSharedWords)
+        (atomicAdd)(&probe.word_totals[word], sum);
+    }
+    if (shared) {
       if (probe.shared_words != nullptr && word < kProbedSharedWords) {
         // Not atomic: two warps that mark a fresh word at the same moment may both see it fresh,
         // but a word that warps share is added to again and again, and a later add sees the other
@@ -55,37 +85,45 @@ __device__ T probed_atomic_add(T* address, U value) {
           mark = kWordOfManyWarps;
         }
       }
-    } else {
-      (atomicAdd)(&probe.counts->global_adds, 1ull);
-      if (added == static_cast<T>(1)) (atomicAdd)(&probe.counts->global_ones, 1ull);
     }
   }
   return (atomicAdd)(address, added);
 }
 
-// Arms the probe for the next launches (counts and shared_words in device memory), or disarms it.
-inline void arm_atomic_probe(AtomicCounts* counts, unsigned char* shared_words) {
-  const AtomicProbe probe{counts, shared_words};
+// Arms the probe for the next launches (counts, shared_words and word_totals in device memory), or
+// disarms it.
+inline void arm_atomic_probe(AtomicCounts* counts, unsigned char* shared_words,
+                             unsigned long long* word_totals) {
+  const AtomicProbe probe{counts, shared_words, word_totals};
   CUDA_CHECK(cudaMemcpyToSymbol(g_atomic_probe, &probe, sizeof probe));
 }
 
+// What a probe run records beside its counts.
+enum class SeeWords {
+  no,      // the counts only
+  warps,   // which shared words each block added to, and which of them more than one warp did
+  totals,  // what the shared adds added to each shared word, summed over the blocks
+};
+
 // Runs launch() (a kernel of `blocks` blocks) once with the probe armed, under the watchdog, and
-// reports what its atomics did; with see_words, also which shared words each block added to, and
-// which of them more than one of its warps did.
+// reports what its atomics did, and what `see` asks for besides.
 template <typename Launch>
-AtomicReport probe_atomics(int blocks, bool see_words, Launch&& launch) {
+AtomicReport probe_atomics(int blocks, SeeWords see, Launch&& launch) {
   course::DeviceBuffer<AtomicCounts> counts(1);
   counts.fill_bytes(0);
-  course::DeviceBuffer<unsigned char> words(see_words ? blocks * std::size_t{kProbedSharedWords}
-                                                      : 0);
-  if (see_words) words.fill_bytes(0);
-  arm_atomic_probe(counts.data(), see_words ? words.data() : nullptr);
+  const bool marks = see == SeeWords::warps;
+  course::DeviceBuffer<unsigned char> words(marks ? blocks * std::size_t{kProbedSharedWords} : 0);
+  if (marks) words.fill_bytes(0);
+  course::DeviceBuffer<unsigned long long> totals(see == SeeWords::totals ? kProbedSharedWords : 0);
+  if (see == SeeWords::totals) totals.fill_bytes(0);
+  arm_atomic_probe(counts.data(), marks ? words.data() : nullptr,
+                   see == SeeWords::totals ? totals.data() : nullptr);
   watched(launch);
-  arm_atomic_probe(nullptr, nullptr);
+  arm_atomic_probe(nullptr, nullptr, nullptr);
   AtomicReport report;
   report.counts = counts.download()[0];
   report.blocks = blocks;
-  if (see_words) {
+  if (marks) {
     const std::vector<unsigned char> hit = words.download();
     report.shared_words_hit.assign(blocks, 0);
     report.words_of_many_warps.assign(blocks, 0);
@@ -94,6 +132,7 @@ AtomicReport probe_atomics(int blocks, bool see_words, Launch&& launch) {
       report.words_of_many_warps[i / kProbedSharedWords] += hit[i] == kWordOfManyWarps;
     }
   }
+  if (see == SeeWords::totals) report.word_totals = totals.download();
   return report;
 }
 

@@ -6,6 +6,7 @@
 // start; COURSE_TEST_SEED repeats it).
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "general_histogram_harness.hpp"
@@ -16,20 +17,80 @@ namespace {
 
 using course::test::drawn;
 
+// What the probe must see of any run: each counted value one shared-memory atomicAdd that adds
+// something, global adds only to merge (one per bin and block at most), and the shared adds landing
+// in num_bins consecutive words whose totals, over the blocks, are the histogram: the counting is
+// those adds, not something done beside them.
+void check_technique(const grading::AtomicReport& report,
+                     const std::vector<std::uint64_t>& expected, unsigned num_bins) {
+  unsigned long long counted = 0;
+  for (std::uint64_t count : expected)
+    counted += count;
+  INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds
+                                         << "; the values below num_bins: " << counted);
+  CHECK(report.counts.shared_adds == counted);
+  INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
+       << report.counts.shared_zeros);
+  CHECK(report.counts.shared_zeros == 0);
+  const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * num_bins;
+  INFO("global atomicAdd calls: " << report.counts.global_adds
+                                  << "; at most one per bin and block: " << merges);
+  CHECK(report.counts.global_adds <= merges);
+  // The counters' first word: where the first nonzero total is, less the first counted bin.
+  const std::vector<unsigned long long>& totals = report.word_totals;
+  std::size_t base = 0;
+  const auto first_word =
+      std::find_if(totals.begin(), totals.end(), [](unsigned long long t) { return t != 0; });
+  const auto first_bin =
+      std::find_if(expected.begin(), expected.end(), [](std::uint64_t c) { return c != 0; });
+  if (first_word != totals.end() && first_bin != expected.end()) {
+    const auto word = static_cast<std::size_t>(first_word - totals.begin());
+    const auto bin = static_cast<std::size_t>(first_bin - expected.begin());
+    base = word >= bin ? word - bin : totals.size();
+  }
+  std::size_t off = 0;
+  std::size_t first_off = 0;
+  for (std::size_t word = 0; word < totals.size(); ++word) {
+    const bool counter = word >= base && word - base < num_bins;
+    const unsigned long long want = counter ? expected[word - base] : 0;
+    if (totals[word] != want && off++ == 0) first_off = word;
+  }
+  INFO(off << " shared words whose adds, over the blocks, are not the histogram's count there"
+           << (off ? " (the first, word " + std::to_string(first_off) + ", was added " +
+                         std::to_string(totals[first_off]) + ")"
+                   : std::string())
+           << ": each value is counted by its add to its own bin's shared counter");
+  CHECK(off == 0);
+}
+
+// The student's histogram into a poisoned output with guard zones. The run is probed, and its
+// technique checked: the run whose counts are checked is the one the probe saw, at every size,
+// shape and input, so no answer can count one way where the probe looks and another where it does
+// not.
 std::vector<std::uint64_t> student_histogram(const std::uint16_t* d_values, std::size_t n,
-                                             unsigned num_bins, int threads) {
+                                             unsigned num_bins, int threads,
+                                             const std::vector<std::uint64_t>& expected,
+                                             grading::AtomicReport* seen = nullptr) {
   course::test::GuardedBuffer<unsigned long long> bins(num_bins);
   bins.poison(0xEE);
-  grading01::general_histogram(d_values, n, num_bins, threads, bins.data());
+  const grading::AtomicReport report =
+      grading01::general_histogram_probed(d_values, n, num_bins, threads, bins.data());
   const std::vector<unsigned long long> counts = bins.download();
   REQUIRE(bins.guards_intact());  // nothing written outside bins[0, num_bins)
+  check_technique(report, expected, num_bins);
+  if (seen != nullptr) *seen = report;
   return std::vector<std::uint64_t>(counts.begin(), counts.end());
 }
 
-std::vector<std::uint64_t> student_histogram(const std::vector<std::uint16_t>& values,
-                                             unsigned num_bins, int threads) {
+// The same for values on the host; checks the counts too.
+void check_student_histogram(const std::vector<std::uint16_t>& values, unsigned num_bins,
+                             int threads, grading::AtomicReport* seen = nullptr) {
   const course::DeviceBuffer<std::uint16_t> d_values(values);
-  return student_histogram(d_values.data(), values.size(), num_bins, threads);
+  const std::vector<std::uint64_t> expected =
+      lesson01::histogram_of_values(values.data(), values.size(), num_bins);
+  CHECK(course::test::mismatch(
+            student_histogram(d_values.data(), values.size(), num_bins, threads, expected, seen),
+            expected) == "");
 }
 
 // n values, most of them below num_bins + 40 (so some are not counted), and about one in eight
@@ -63,10 +124,7 @@ TEST_CASE("any block size and any number of bins up to 4096", "[gpu]") {
         const auto values =
             values_for(n, static_cast<unsigned>(num_bins), seed + n + threads + num_bins);
         INFO(num_bins << " bins, " << threads << " threads per block, n = " << n);
-        CHECK(course::test::mismatch(student_histogram(values, static_cast<unsigned>(num_bins),
-                                                       static_cast<int>(threads)),
-                                     lesson01::histogram_of_values(
-                                         values.data(), n, static_cast<unsigned>(num_bins))) == "");
+        check_student_histogram(values, static_cast<unsigned>(num_bins), static_cast<int>(threads));
       }
     }
   }
@@ -84,26 +142,8 @@ TEST_CASE("each counted value is one shared-memory atomicAdd, and global ones on
     for (const int threads : block_sizes) {
       const std::size_t n = 150000 + drawn(seed, 44 + threads) % 100000;
       const auto values = values_for(n, num_bins, seed + threads);
-      const course::DeviceBuffer<std::uint16_t> d_values(values);
-      course::test::GuardedBuffer<unsigned long long> bins(num_bins);
-      const grading::AtomicReport report =
-          grading01::general_histogram_probed(d_values.data(), n, num_bins, threads, bins.data());
-      std::size_t counted = 0;
-      for (std::uint16_t v : values)
-        counted += v < num_bins;
       INFO(num_bins << " bins, " << threads << " threads per block, n = " << n);
-      REQUIRE(course::test::mismatch(bins.download(), lesson01::histogram_of_values(
-                                                          values.data(), n, num_bins)) == "");
-      INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds
-                                             << "; the values below num_bins: " << counted);
-      CHECK(report.counts.shared_adds == counted);
-      INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
-           << report.counts.shared_zeros);
-      CHECK(report.counts.shared_zeros == 0);
-      const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * num_bins;
-      INFO("global atomicAdd calls: " << report.counts.global_adds
-                                      << "; at most one per bin and block: " << merges);
-      CHECK(report.counts.global_adds <= merges);
+      check_student_histogram(values, num_bins, threads);
     }
   }
 }
@@ -128,19 +168,10 @@ TEST_CASE("one value everywhere: still one shared-memory atomicAdd a value, and 
          {std::size_t{4} * static_cast<std::size_t>(threads), std::size_t{4}}) {
       const std::size_t n = (per_block + drawn(seed, 64) % 2) * static_cast<std::size_t>(blocks);
       const std::vector<std::uint16_t> values(n, value);
-      const course::DeviceBuffer<std::uint16_t> d_values(values);
-      course::test::GuardedBuffer<unsigned long long> bins(num_bins);
-      const grading::AtomicReport report =
-          grading01::general_histogram_probed(d_values.data(), n, num_bins, threads, bins.data());
       INFO(num_bins << " bins, every value " << value << ", " << threads
                     << " threads per block, n = " << n);
-      REQUIRE(course::test::mismatch(bins.download(), lesson01::histogram_of_values(
-                                                          values.data(), n, num_bins)) == "");
-      INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the values: " << n);
-      CHECK(report.counts.shared_adds == n);
-      INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
-           << report.counts.shared_zeros);
-      CHECK(report.counts.shared_zeros == 0);
+      grading::AtomicReport report;
+      check_student_histogram(values, num_bins, threads, &report);
       INFO("global atomicAdd calls that added exactly 1: " << report.counts.global_ones
                                                            << "; blocks: " << report.blocks);
       CHECK(report.counts.global_ones <= static_cast<unsigned long long>(report.blocks));
@@ -155,12 +186,10 @@ TEST_CASE("all values in one bin, and values all out of range", "[gpu]") {
   const auto one_bin = std::vector<std::uint16_t>(n, static_cast<std::uint16_t>(seed % num_bins));
   const int threads = 1 + static_cast<int>(drawn(seed, 11) % 1024);
   INFO(n << " values, " << threads << " threads per block");
-  CHECK(course::test::mismatch(student_histogram(one_bin, num_bins, threads),
-                               lesson01::histogram_of_values(one_bin.data(), n, num_bins)) == "");
+  check_student_histogram(one_bin, num_bins, threads);
   const auto too_big =
       std::vector<std::uint16_t>(n, static_cast<std::uint16_t>(4096 + drawn(seed, 12) % 61440));
-  CHECK(course::test::mismatch(student_histogram(too_big, num_bins, 128),
-                               std::vector<std::uint64_t>(num_bins, 0)) == "");
+  check_student_histogram(too_big, num_bins, 128);
 }
 
 TEST_CASE("counts past 65,535 of one value in one block", "[gpu]") {
@@ -182,8 +211,7 @@ TEST_CASE("counts past 65,535 of one value in one block", "[gpu]") {
   std::copy(random.begin(), random.end(), values.begin() + static_cast<std::ptrdiff_t>(at));
   INFO("every block counts more than 65,535 of one value (n = "
        << n << ", the value " << value << ", " << threads << " threads per block)");
-  CHECK(course::test::mismatch(student_histogram(values, num_bins, threads),
-                               lesson01::histogram_of_values(values.data(), n, num_bins)) == "");
+  check_student_histogram(values, num_bins, threads);
 }
 
 TEST_CASE("more than 2^32 values of one value: 64-bit bins and size_t indices", "[gpu]") {
@@ -213,7 +241,7 @@ TEST_CASE("more than 2^32 values of one value: 64-bit bins and size_t indices", 
   const int threads = 256 + static_cast<int>(drawn(seed, 34) % 769);
   INFO("n = " << n << ", mostly " << value << ": a bin past 2^32; " << threads
               << " threads per block");
-  CHECK(course::test::mismatch(student_histogram(d_values.data(), n, num_bins, threads),
+  CHECK(course::test::mismatch(student_histogram(d_values.data(), n, num_bins, threads, expected),
                                expected) == "");
 }
 

@@ -19,14 +19,46 @@ constexpr std::size_t kBins = 256;
 constexpr std::size_t kWarp = 32;
 constexpr std::size_t kThreads = 256;
 
+// The harness's grid: its warps, and the bytes one step of the grid-stride loop reads.
+std::size_t grid_warps() {
+  return static_cast<std::size_t>(grading01::per_warp_histogram_blocks()) * kThreads / kWarp;
+}
+std::size_t grid_bytes() {
+  return grid_warps() * kWarp;
+}
+
+// What the probe must see of any run over n bytes: every byte one shared-memory atomicAdd that
+// adds something, global adds only to merge (one per bin and block at most), and no shared word
+// added to by two warps of a block (each warp counts in its own histogram).
+void check_technique(const grading::AtomicReport& report, std::size_t n) {
+  INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
+  CHECK(report.counts.shared_adds == n);
+  INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
+       << report.counts.shared_zeros);
+  CHECK(report.counts.shared_zeros == 0);
+  const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * kBins;
+  INFO("global atomicAdd calls: " << report.counts.global_adds
+                                  << "; at most one per bin and block: " << merges);
+  CHECK(report.counts.global_adds <= merges);
+  unsigned shared_by_warps = 0;
+  for (unsigned words : report.words_of_many_warps)
+    shared_by_warps += words;
+  INFO("one histogram per warp: shared words that two warps of one block added to: "
+       << shared_by_warps << " (each warp counts in its own)");
+  CHECK(shared_by_warps == 0);
+}
+
 // The student's histogram of the n bytes at d_data (device memory), into a poisoned output with
-// guard zones.
+// guard zones. The run is probed, and its technique checked: the run whose counts are checked is
+// the one the probe saw, at every size and on every input, so no answer can count one way where
+// the probe looks and another where it does not.
 std::vector<unsigned long long> student_histogram(const std::uint8_t* d_data, std::size_t n) {
   course::test::GuardedBuffer<unsigned long long> bins(kBins);
   bins.poison(0xEE);
-  grading01::per_warp_histogram(d_data, n, bins.data());
+  const grading::AtomicReport report = grading01::per_warp_histogram_probed(d_data, n, bins.data());
   std::vector<unsigned long long> counts = bins.download();
   REQUIRE(bins.guards_intact());  // nothing written outside the 256 bins
+  check_technique(report, n);
   return counts;
 }
 
@@ -41,14 +73,6 @@ std::vector<unsigned long long> student_histogram(const std::vector<std::uint8_t
 std::vector<unsigned long long> expected_histogram(const std::vector<std::uint8_t>& data) {
   const lesson01::Histogram h = lesson01::histogram_cpu_loop(data.data(), data.size());
   return std::vector<unsigned long long>(h.begin(), h.end());
-}
-
-// The harness's grid: its warps, and the bytes one step of the grid-stride loop reads.
-std::size_t grid_warps() {
-  return static_cast<std::size_t>(grading01::per_warp_histogram_blocks()) * kThreads / kWarp;
-}
-std::size_t grid_bytes() {
-  return grid_warps() * kWarp;
 }
 
 // n bytes on the device, every one `value` but for a stretch of random ones at a drawn place (at
@@ -102,21 +126,7 @@ TEST_CASE("every byte is one shared-memory atomicAdd into its warp's own histogr
     INFO("n = " << n << ", " << lesson01::dists().name(dist));
     REQUIRE(course::test::mismatch(bins.download(), expected_histogram(data)) == "");
 
-    INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
-    CHECK(report.counts.shared_adds == n);
-    INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
-         << report.counts.shared_zeros);
-    CHECK(report.counts.shared_zeros == 0);
-    const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * kBins;
-    INFO("global atomicAdd calls: " << report.counts.global_adds
-                                    << "; at most one per bin and block: " << merges);
-    CHECK(report.counts.global_adds <= merges);
-    unsigned shared_by_warps = 0;
-    for (unsigned words : report.words_of_many_warps)
-      shared_by_warps += words;
-    INFO("one histogram per warp: shared words that two warps of one block added to: "
-         << shared_by_warps << " (each warp counts in its own)");
-    CHECK(shared_by_warps == 0);
+    check_technique(report, n);
     if (dist == lesson01::Dist::same) {
       unsigned fewest = ~0u;
       for (unsigned hit : report.shared_words_hit)

@@ -35,60 +35,70 @@ unsigned long long rounds(float* d_data, std::size_t n) {
   return merges;
 }
 
+// Arms (or, with nulls, disarms) the probe's counters.
+void arm(unsigned long long* per_thread, unsigned long long* same_run, unsigned run_mask) {
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_thread_comparisons, &per_thread, sizeof per_thread));
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_same_run, &same_run, sizeof same_run));
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_run_mask, &run_mask, sizeof run_mask));
+}
+
+// The counters of every thread of the widest launch the rounds over n floats make.
+std::size_t counted_threads(std::size_t n) {
+  const std::size_t runs = (n + kRun - 1) / kRun;
+  return std::max<std::size_t>(1, runs / 2) * exercise05::kMergeThreads;
+}
+
+// The comparisons, in all and by the busiest thread number (summed over the blocks).
+void tally(const std::vector<unsigned long long>& per_thread, unsigned long long& comparisons,
+           unsigned long long& busiest) {
+  std::vector<unsigned long long> by_number(exercise05::kMergeThreads, 0);
+  comparisons = 0;
+  for (std::size_t i = 0; i < per_thread.size(); ++i) {
+    comparisons += per_thread[i];
+    by_number[i % exercise05::kMergeThreads] += per_thread[i];
+  }
+  busiest = *std::max_element(by_number.begin(), by_number.end());
+}
+
 }  // namespace
+
+void set_order(std::uint32_t key) {
+  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_order_key, &key, sizeof key));
+}
 
 void merge_rounds(float* d_data, std::size_t n) {
   rounds(d_data, n);
 }
 
 MergeCount merge_rounds_probed(float* d_data, std::size_t n) {
-  course::DeviceBuffer<unsigned long long> counts(1 + exercise05::kMergeThreads);
-  counts.fill_bytes(0);
-  unsigned long long* counter = counts.data();
-  unsigned long long* per_thread = counts.data() + 1;
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &counter, sizeof counter));
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_thread_comparisons, &per_thread, sizeof per_thread));
+  course::DeviceBuffer<unsigned long long> per_thread(counted_threads(n));
+  per_thread.fill_bytes(0);
+  arm(per_thread.data(), nullptr, 0);
   MergeCount count;
   count.merges = rounds(d_data, n);
-  counter = nullptr;
-  per_thread = nullptr;
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &counter, sizeof counter));
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_thread_comparisons, &per_thread, sizeof per_thread));
-  const std::vector<unsigned long long> got = counts.download();
-  count.comparisons = got[0];
-  count.busiest_thread = *std::max_element(got.begin() + 1, got.end());
+  arm(nullptr, nullptr, 0);
+  tally(per_thread.download(), count.comparisons, count.busiest_thread);
   return count;
 }
 
-void merge_rounds_reversed(float* d_data, std::size_t n) {
-  struct Reversed {  // the order is the course's again however the rounds end
-    explicit Reversed(bool on) { set(on); }
-    ~Reversed() { set(false); }
-    static void set(bool on) {
-      CUDA_CHECK(cudaMemcpyToSymbol(grading::g_reversed, &on, sizeof on));
-    }
-  } reversed(true);
-  rounds(d_data, n);
-}
-
-RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first_run) {
-  course::DeviceBuffer<unsigned long long> counts(2);
-  counts.fill_bytes(0);
-  unsigned long long* comparisons = counts.data();
-  unsigned long long* same_run = counts.data() + 1;
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &comparisons, sizeof comparisons));
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_same_run, &same_run, sizeof same_run));
+RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first_run,
+                                 std::uint32_t run_mask) {
+  course::DeviceBuffer<unsigned long long> per_thread(counted_threads(n));
+  per_thread.fill_bytes(0);
+  course::DeviceBuffer<unsigned long long> same_run(1);
+  same_run.fill_bytes(0);
+  arm(per_thread.data(), same_run.data(), run_mask);
   const std::size_t pairs = ((n + kRun - 1) / kRun - first_run) / 2;
   grading::watched([&] {
     exercise05::merge_split_kernel<<<static_cast<unsigned>(pairs), exercise05::kMergeThreads>>>(
         d_data, n, first_run * kRun);
   });
-  comparisons = nullptr;
-  same_run = nullptr;
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_comparisons, &comparisons, sizeof comparisons));
-  CUDA_CHECK(cudaMemcpyToSymbol(grading::g_same_run, &same_run, sizeof same_run));
-  const std::vector<unsigned long long> got = counts.download();
-  return {got[0], got[1]};
+  arm(nullptr, nullptr, 0);
+  RunComparisons count;
+  unsigned long long busiest = 0;
+  tally(per_thread.download(), count.comparisons, busiest);
+  count.same_run = same_run.download()[0];
+  return count;
 }
 
 }  // namespace grading05

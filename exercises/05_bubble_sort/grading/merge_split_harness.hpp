@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace grading05 {
 
@@ -13,8 +14,9 @@ constexpr std::size_t kRun = 512;
 // student's kernel on the pairs of runs that start at run r % 2.
 void merge_rounds(float* d_data, std::size_t n);
 
-// The same, with the comparisons counted, the merge-splits the rounds launched, and the most
-// comparisons any one thread number (0 to 255) made, summed over the blocks.
+// The same, with the comparisons counted, each by the thread that made it: the merge-splits the
+// rounds launched, and the most comparisons any one thread number (0 to 255) made, summed over the
+// blocks.
 struct MergeCount {
   unsigned long long comparisons = 0;
   unsigned long long merges = 0;
@@ -22,18 +24,20 @@ struct MergeCount {
 };
 MergeCount merge_rounds_probed(float* d_data, std::size_t n);
 
-// merge_rounds with the order turned round (before(a, b) is b before a in totalOrder, and
-// last_float() the first float of totalOrder): the runs at d_data must be sorted in that order.
-void merge_rounds_reversed(float* d_data, std::size_t n);
+// Sets the order that before() and last_float() give the student's kernel from here on: 0 for the
+// course's (totalOrder), any other key for a scrambled one (merge_split_order.hpp).
+void set_order(std::uint32_t key);
 
 // One launch of the student's kernel on the n floats at d_data (runs each sorted, the last one
-// perhaps short, every float's lowest bit that of its run's number, r % 2), merging the pairs of
-// runs that start at run `first_run` (0 or 1): how many comparisons it made, and how many of them
-// set two floats with the same lowest bit, two floats of one run, against each other.
+// perhaps short, every float of run r marked with r's parity as the parity of its bits under
+// run_mask), merging the pairs of runs that start at run `first_run` (0 or 1): how many
+// comparisons it made, and how many of them set two floats with the same mark, two floats of one
+// run, against each other.
 struct RunComparisons {
   unsigned long long comparisons = 0;
   unsigned long long same_run = 0;
 };
-RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first_run);
+RunComparisons merge_once_probed(float* d_data, std::size_t n, std::size_t first_run,
+                                 std::uint32_t run_mask);
 
 }  // namespace grading05

@@ -1,17 +1,22 @@
 // Grades exercise 2 of lesson 05: merge_split_kernel (merge_split.cuh), through the rounds of
-// odd-even transposition on runs of 512 sorted floats, against std::sort in totalOrder, bit for
-// bit, on every input of the lesson, at whole runs, at the edges of runs and of pairs of runs, and
-// at sizes drawn from the run's seed; and a count of the comparisons checks the technique: a merge
-// of two runs by ranks takes about 2 kRun log2(kRun) of them, a sort of the two runs hundreds of
-// times more, no thread makes a merge's comparisons alone, every comparison sets a float of one
-// run against one of the other, and the floats are ordered by before() alone (turned round, the
-// rounds must sort the other way). The [timing] case times the rounds for scripts/time_answer.py:
-// a merge-split that one thread walks, or that sorts the runs again with comparisons of its own,
-// is slower. Fresh random inputs each run (the seed is printed).
+// odd-even transposition on runs of 512 sorted floats, bit for bit, on every input of the lesson,
+// at whole runs, at the edges of runs and of pairs of runs, and at sizes drawn from the run's seed.
+// Every run the tests check is made under a scrambled order drawn from the seed (before() and
+// last_float() give it; merge_split_order.hpp), so only an answer that compares floats with
+// before() and pads with last_float() sorts; one case uses the course's order, totalOrder, with its
+// NaNs and signed zeros. Every checked run is probed too: each comparison is counted by the thread
+// that made it, so that a merge of two runs by ranks (about 2 kRun log2(kRun) comparisons, shared
+// by the block's threads) passes, and a sort of the two runs (hundreds of times more) or one thread
+// walking them (a merge's comparisons alone) does not; and with each float of a run marked by a
+// mask drawn from the seed, no comparison may set two floats of one run against each other. The
+// [timing] case times the rounds for scripts/time_answer.py. Fresh random inputs each run (the seed
+// is printed).
 #include <algorithm>
+#include <bitset>
 #include <vector>
 
 #include "merge_split_harness.hpp"
+#include "merge_split_order.hpp"
 #include "reference.hpp"
 #include "sort_check.cuh"
 #include "testing.hpp"
@@ -22,24 +27,77 @@ const lesson05::Dist kDists[] = {
     lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted, lesson05::Dist::reversed,
     lesson05::Dist::dups, lesson05::Dist::zeros,   lesson05::Dist::special};
 
-// The input with each run of kRun sorted, as the first step of the sort leaves it.
-std::vector<float> runs_sorted(std::vector<float> in) {
+// The scrambled order a test case runs under, drawn from the seed (its key is never 0), set for
+// the student's kernel while the case runs, and the course's order again at its end.
+struct ScrambledOrder {
+  grading05::KeyedOrder order;
+  ScrambledOrder(std::uint64_t seed, std::uint64_t stream)
+      : order{static_cast<std::uint32_t>(course::test::drawn(seed, stream)) | 0x80000001u} {
+    grading05::set_order(order.key);
+  }
+  ~ScrambledOrder() { grading05::set_order(0); }
+  ScrambledOrder(const ScrambledOrder&) = delete;
+  ScrambledOrder& operator=(const ScrambledOrder&) = delete;
+};
+
+// The input with each run of kRun sorted in `order`, as the first step of the sort leaves it. No
+// float is the scrambled order's padding (a NaN no test input needs).
+std::vector<float> runs_sorted(std::vector<float> in, const grading05::KeyedOrder& order) {
+  for (float& x : in) {
+    if (course::bits_of(x) == grading05::kScrambledPad) x = course::from_bits<float>(0x7FC00000u);
+  }
   for (std::size_t begin = 0; begin < in.size(); begin += grading05::kRun) {
     const std::size_t end = std::min(in.size(), begin + grading05::kRun);
-    std::sort(in.begin() + begin, in.begin() + end, lesson05::TotalOrder{});
+    std::sort(in.begin() + begin, in.begin() + end, order);
   }
   return in;
 }
 
-void merge_sort(const float* d_in, float* d_out, std::size_t n) {
-  CUDA_CHECK(cudaMemcpy(d_out, d_in, n * sizeof(float), cudaMemcpyDeviceToDevice));
-  grading05::merge_rounds(d_out, n);
+// All of the input sorted in `order` (every float has its own place in it: no ties but equal bits).
+std::vector<float> sorted_in(std::vector<float> in, const grading05::KeyedOrder& order) {
+  std::sort(in.begin(), in.end(), order);
+  return in;
+}
+
+// What the count of a probed run's comparisons must show.
+void check_counts(const grading05::MergeCount& count) {
+  // A rank each for the 2 kRun floats, by binary search: 2 kRun (log2(kRun) + 1) comparisons; a
+  // little more is allowed. Re-sorting the two runs by odd-even transposition takes about
+  // 2 kRun * kRun.
+  const unsigned long long most = 2 * grading05::kRun * (9 + 2);
+  INFO(count.comparisons << " comparisons in " << count.merges << " merge-splits: "
+                         << (count.merges ? count.comparisons / count.merges : 0)
+                         << " per merge-split, at most " << most << " for a merge");
+  CHECK(count.comparisons <= most * count.merges);
+  INFO("no comparison with before(): the floats must be compared in the order before() gives");
+  CHECK((count.merges == 0 || count.comparisons > 0));
+  // Each of a block's 256 threads ranks 4 of the 2 kRun floats: some 4 (log2(kRun) + 1)
+  // comparisons a merge-split; twice that is allowed. One thread walking both runs makes some
+  // 2 kRun of them.
+  const unsigned long long per_thread = 2 * 4 * (9 + 2);
+  INFO("comparisons by one thread number, summed over the blocks: "
+       << count.busiest_thread << ", at most " << per_thread
+       << " a merge-split: the block's threads share the ranking");
+  CHECK(count.busiest_thread <= per_thread * count.merges);
+}
+
+// The rounds on `in` (its runs sorted in the order set), probed, against `expected`: the output
+// bit for bit (and nothing written outside it, the input untouched), then the comparisons.
+void check_rounds(const std::vector<float>& in, const std::vector<float>& expected) {
+  grading05::MergeCount count;
+  const auto rounds = [&](const float* d_in, float* d_out, std::size_t n) {
+    CUDA_CHECK(cudaMemcpy(d_out, d_in, n * sizeof(float), cudaMemcpyDeviceToDevice));
+    count = grading05::merge_rounds_probed(d_out, n);
+  };
+  CHECK(lesson05::test::sorted_by(rounds, in, expected) == "");
+  check_counts(count);
 }
 
 }  // namespace
 
 TEST_CASE("merge-split rounds sort every input, at whole runs and at any n", "[gpu]") {
   const std::uint64_t seed = course::test::seed();
+  const ScrambledOrder scrambled(seed, 1000);
   // Whole runs, a run and a float, one float short, odd numbers of runs, a last pair whose upper
   // run holds one float; then sizes drawn from the seed at the edges of runs and of pairs of runs.
   const std::vector<std::size_t> sizes = course::test::drawn_sizes(
@@ -47,19 +105,19 @@ TEST_CASE("merge-split rounds sort every input, at whole runs and at any n", "[g
       {512, 1024}, 300000, 4, "n");
   for (lesson05::Dist dist : kDists) {
     for (std::size_t n : sizes) {
-      const std::vector<float> in = runs_sorted(lesson05::make_input(n, dist, seed + n));
-      INFO(lesson05::dists().name(dist) << ", n = " << n);
-      CHECK(lesson05::test::sorted_by(merge_sort, in, lesson05::reference_sort(in)) == "");
+      const std::vector<float> in =
+          runs_sorted(lesson05::make_input(n, dist, seed + n), scrambled.order);
+      INFO(lesson05::dists().name(dist)
+           << ", n = " << n << ", the order scrambled by key " << scrambled.order.key);
+      check_rounds(in, sorted_in(in, scrambled.order));
     }
   }
 }
 
 TEST_CASE("a merge-split compares O(kRun log kRun) times, not a sort's worth", "[gpu]") {
-  // A rank each for the 2 kRun floats, by binary search: 2 kRun (log2(kRun) + 1) comparisons; a
-  // little more is allowed. Re-sorting the two runs by odd-even transposition takes about
-  // 2 kRun * kRun. Counted at a fixed size and at sizes drawn from the seed, on inputs drawn too.
-  const unsigned long long most = 2 * grading05::kRun * (9 + 2);
+  // Counted at a fixed size and at sizes drawn from the seed, on inputs drawn too.
   const std::uint64_t seed = course::test::seed();
+  const ScrambledOrder scrambled(seed, 1001);
   std::vector<std::size_t> sizes = {16 * 512 + 100};
   for (std::size_t n :
        course::test::at_edges(course::test::seed(), 100, {512, 1024}, 1025, 40000, 3))
@@ -68,57 +126,29 @@ TEST_CASE("a merge-split compares O(kRun log kRun) times, not a sort's worth", "
   for (std::size_t s = 0; s < sizes.size(); ++s) {
     const std::size_t n = sizes[s];
     const lesson05::Dist dist = kDists[course::test::drawn(seed, 200 + s) % 7];
-    const std::vector<float> in = runs_sorted(lesson05::make_input(n, dist, seed + s));
-    course::DeviceBuffer<float> data(in);
-    const grading05::MergeCount count = grading05::merge_rounds_probed(data.data(), n);
+    const std::vector<float> in =
+        runs_sorted(lesson05::make_input(n, dist, seed + s), scrambled.order);
     INFO(lesson05::dists().name(dist) << ", n = " << n);
-    REQUIRE(lesson05::sort_mismatch(data.download().data(), lesson05::reference_sort(in)) == "");
-    INFO(count.comparisons << " comparisons in " << count.merges << " merge-splits: "
-                           << (count.merges ? count.comparisons / count.merges : 0)
-                           << " per merge-split, at most " << most << " for a merge");
-    CHECK(count.merges > 0);
-    CHECK(count.comparisons <= most * count.merges);
-    INFO("no comparison with before(): the floats must be compared in the course's order");
-    CHECK(count.comparisons > 0);
-    // Each of a block's 256 threads ranks 4 of the 2 kRun floats: some 4 (log2(kRun) + 1)
-    // comparisons a merge-split; twice that is allowed. One thread walking both runs makes some
-    // 2 kRun of them.
-    const unsigned long long per_thread = 2 * 4 * (9 + 2);
-    INFO("comparisons by one thread number, summed over the blocks: " << count.busiest_thread
-                                                                      << ", at most " << per_thread
-                                                                      << " a merge-split: the "
-                                                                         "block's threads share "
-                                                                         "the ranking");
-    CHECK(count.busiest_thread <= per_thread * count.merges);
+    check_rounds(in, sorted_in(in, scrambled.order));
   }
 }
 
-TEST_CASE("the order is before()'s alone: turned round, the rounds sort the other way", "[gpu]") {
-  // The statement says to compare floats only with before() and to pad with last_float(). Here
-  // before(a, b) means b before a in totalOrder and last_float() is the first float of totalOrder,
-  // so the runs, sorted in that order, must come out sorted in it: an answer that compares floats
-  // with an order of its own sorts them the course's way instead. Whole runs and a short last run,
-  // on inputs drawn from the seed.
+TEST_CASE("in the course's order: NaNs and signed zeros in totalOrder's places", "[gpu]") {
+  // before() and last_float() as the statement gives them, on the lesson's inputs with NaNs,
+  // infinities and signed zeros: the rounds sort in totalOrder, bit for bit. Whole runs and a short
+  // last run, on inputs and sizes drawn from the seed.
   const std::uint64_t seed = course::test::seed();
   const std::vector<std::size_t> sizes =
-      course::test::drawn_sizes(seed, {1024, 5 * 512 + 100}, {512, 1024}, 40000, 2, "reversed n");
+      course::test::drawn_sizes(seed, {1024, 5 * 512 + 100}, {512, 1024}, 40000, 2, "course's n");
   for (std::size_t s = 0; s < sizes.size(); ++s) {
     const std::size_t n = sizes[s];
-    const lesson05::Dist dist = kDists[course::test::drawn(seed, 900 + s) % 7];
-    std::vector<float> in = lesson05::make_input(n, dist, seed + 900 + s);
-    for (std::size_t begin = 0; begin < n; begin += grading05::kRun) {
-      const std::size_t end = std::min(n, begin + grading05::kRun);
-      std::sort(in.begin() + begin, in.begin() + end,
-                [](float a, float b) { return lesson05::TotalOrder{}(b, a); });
+    for (lesson05::Dist dist : {lesson05::Dist::special, lesson05::Dist::zeros,
+                                kDists[course::test::drawn(seed, 900 + s) % 7]}) {
+      const std::vector<float> in =
+          runs_sorted(lesson05::make_input(n, dist, seed + 900 + s), grading05::KeyedOrder{});
+      INFO(lesson05::dists().name(dist) << ", n = " << n << ", totalOrder");
+      check_rounds(in, lesson05::reference_sort(in));
     }
-    std::vector<float> expected = lesson05::reference_sort(in);
-    std::reverse(expected.begin(), expected.end());
-    course::DeviceBuffer<float> data(in);
-    grading05::merge_rounds_reversed(data.data(), n);
-    INFO(lesson05::dists().name(dist)
-         << ", n = " << n << ": with before() turned round (b before a in totalOrder), the rounds "
-         << "must sort in that order, as an answer that compares only with before() does");
-    CHECK(lesson05::sort_mismatch(data.download().data(), expected) == "");
   }
 }
 
@@ -126,11 +156,14 @@ TEST_CASE("a merge-split compares floats of one run only with floats of the othe
   // Both runs are sorted already, so a merge never needs to compare two floats of one run: a
   // float's rank in the merge is its place in its own run plus a count of the other run's floats.
   // A sorting network over the two runs (a bitonic merge, say) compares floats that came from the
-  // same run, step after step. Every float of run r gets r's lowest bit as its own lowest bit
-  // (the runs sorted after that), so that the probe can tell the runs apart; one launch at each
-  // offset, on a number of runs drawn from the seed.
-  // A third launch has a short last run (n not a whole number of runs), from a run drawn too.
+  // same run, step after step. Every float of run r is marked with r's parity, as the parity of
+  // its bits under a mask drawn from the seed (the float's lowest bit set to make it so), so that
+  // the probe can tell the runs apart and an answer cannot tell a marked input from another; the
+  // runs are sorted after that. One launch at each offset, on a number of runs drawn from the seed,
+  // and a third with a short last run (n not a whole number of runs), from a run drawn too.
   const std::uint64_t seed = course::test::seed();
+  const ScrambledOrder scrambled(seed, 1002);
+  const auto mask = static_cast<std::uint32_t>(course::test::drawn(seed, 740)) | 3u;
   for (std::size_t launch = 0; launch < 3; ++launch) {
     const std::size_t first_run = launch < 2 ? launch : course::test::drawn(seed, 720) % 2;
     const std::size_t runs = 2 + first_run + 2 * (course::test::drawn(seed, 700 + launch) % 20);
@@ -140,13 +173,15 @@ TEST_CASE("a merge-split compares floats of one run only with floats of the othe
     const lesson05::Dist dist = kDists[course::test::drawn(seed, 710 + launch) % 7];
     std::vector<float> in = lesson05::make_input(n, dist, seed + launch);
     for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t bits =
-          (course::bits_of<float>(in[i]) & ~1u) | ((i / grading05::kRun) % 2);
+      std::uint32_t bits = course::bits_of<float>(in[i]);
+      if (std::bitset<32>(bits & mask).count() % 2 != (i / grading05::kRun) % 2) bits ^= 1u;
+      if (bits == grading05::kScrambledPad) bits ^= 3u;  // keeps the parity under any mask
       in[i] = course::from_bits<float>(bits);
     }
-    in = runs_sorted(in);
+    in = runs_sorted(in, scrambled.order);
     course::DeviceBuffer<float> data(in);
-    const grading05::RunComparisons count = grading05::merge_once_probed(data.data(), n, first_run);
+    const grading05::RunComparisons count =
+        grading05::merge_once_probed(data.data(), n, first_run, mask);
     INFO(lesson05::dists().name(dist)
          << ", n = " << n << ", merged from run " << first_run << ": " << count.same_run << " of "
          << count.comparisons
@@ -165,7 +200,8 @@ TEST_CASE("timing: the rounds on about 2^19 floats", "[gpu][timing]") {
   // from the same unmerged runs, copied in off the clock.
   const std::uint64_t seed = course::test::seed();
   const std::size_t n = (std::size_t{1} << 19) + course::test::drawn(seed, 300) % 512;
-  const std::vector<float> in = runs_sorted(lesson05::make_input(n, lesson05::Dist::uniform, seed));
+  const std::vector<float> in =
+      runs_sorted(lesson05::make_input(n, lesson05::Dist::uniform, seed), grading05::KeyedOrder{});
   const course::DeviceBuffer<float> d_in(in);
   course::DeviceBuffer<float> out(n);
   course::test::report_time([&] { grading05::merge_rounds(out.data(), n); }, 9,

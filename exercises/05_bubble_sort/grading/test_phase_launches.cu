@@ -6,8 +6,9 @@
 // thread the statement gives it (thread p, the pair at 2p + phase % 2), and no other two places
 // ever; phases_for(n) is what odd-even transposition needs, and the sort is made launch by launch,
 // each launch's result against the same phase made on the CPU, bit for bit; and every sort checked
-// for its output is probed and spot-checked launch by launch too. The [timing] case times
-// the whole sort for scripts/time_answer.py. Fresh random inputs each run (the seed is printed).
+// for its output is the probed one, its input also sorted and spot-checked launch by launch. The
+// [timing] case times the whole sort for scripts/time_answer.py. Fresh random inputs each run (the
+// seed is printed).
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -22,10 +23,6 @@ namespace {
 const lesson05::Dist kDists[] = {
     lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted, lesson05::Dist::reversed,
     lesson05::Dist::dups, lesson05::Dist::zeros,   lesson05::Dist::special};
-
-void phase_sort(const float* a, float* b, std::size_t m) {
-  grading05::phase_sort(a, b, m);
-}
 
 // What the compare-and-swaps of one probed sort must show: in its P phases, every pair (i, i + 1)
 // compared once in each phase of its parity, in a launch of that phase, by the pair's own thread,
@@ -53,12 +50,14 @@ bool check_compare_and_swaps(const grading05::PhaseCount& count, std::size_t n) 
   return count.strays == 0 && wrong == 0 && count.off_phase == 0 && count.other_thread == 0;
 }
 
-// Every sort the tests check is also made with the compare-and-swaps counted, and launch by
-// launch at five launches (the first two, two drawn from the seed, the last), each against the
-// same phase made on the CPU: so no size, however large, can sort some other way, or with one
-// thread doing its block's pairs, where only the output was looked at. Returns whether the sort
-// passed both (the test stops at the first that does not: a wrong answer may be slow).
-bool check_technique(const std::vector<float>& in, std::uint64_t seed) {
+// Every sort the tests check for its output is the one made with the compare-and-swaps counted,
+// and the same input is also sorted launch by launch, checked at five launches (the first two, two
+// drawn from the seed, the last), each against the same phase made on the CPU; which of the two
+// comes first is drawn too. So no size, however large, and no call of the sort, however many came
+// before it, can sort some other way, or with one thread doing its block's pairs, where only the
+// output is looked at. Returns whether the sort passed (the test stops at the first that does not:
+// a wrong answer may be slow).
+bool check_sort(const std::vector<float>& in, std::uint64_t seed) {
   const std::size_t n = in.size();
   const std::size_t phases = grading05::phases_for(n);
   std::vector<std::size_t> at = {0, 1};
@@ -71,12 +70,23 @@ bool check_technique(const std::vector<float>& in, std::uint64_t seed) {
   at.erase(std::unique(at.begin(), at.end()), at.end());
   while (!at.empty() && at.back() >= phases)
     at.pop_back();
-  const std::string step = grading05::phases_step_by_step(in, at);
-  CHECK(step == "");
-  if (!step.empty()) return false;
-  const course::DeviceBuffer<float> d_in(in);
-  course::DeviceBuffer<float> out(n);
-  return check_compare_and_swaps(grading05::phase_sort_probed(d_in.data(), out.data(), n), n);
+  const auto stepped = [&] {
+    const std::string step = grading05::phases_step_by_step(in, at);
+    CHECK(step == "");
+    return step.empty();
+  };
+  const auto probed = [&] {
+    grading05::PhaseCount count;
+    const std::string sorted = lesson05::test::sorted_by(
+        [&](const float* a, float* b, std::size_t m) {
+          count = grading05::phase_sort_probed(a, b, m);
+        },
+        in, lesson05::reference_sort(in));
+    CHECK(sorted == "");
+    return check_compare_and_swaps(count, n) && sorted.empty();
+  };
+  if (course::test::drawn(seed, 802) % 2 == 0) return stepped() && probed();
+  return probed() && stepped();
 }
 
 }  // namespace
@@ -92,8 +102,7 @@ TEST_CASE("one launch per phase sorts every input", "[gpu]") {
     for (std::size_t n : sizes) {
       const std::vector<float> in = lesson05::make_input(n, dist, seed + n);
       INFO(lesson05::dists().name(dist) << ", n = " << n);
-      if (!check_technique(in, seed + n)) return;
-      CHECK(lesson05::test::sorted_by(phase_sort, in, lesson05::reference_sort(in)) == "");
+      if (!check_sort(in, seed + n)) return;
     }
   }
   // Reversed, past 16,384: the smallest value travels the whole array, through dozens of blocks.
@@ -102,8 +111,7 @@ TEST_CASE("one launch per phase sorts every input", "[gpu]") {
       "reversed n")[0];
   const std::vector<float> reversed = lesson05::make_input(far, lesson05::Dist::reversed, seed);
   INFO("reversed, n = " << far << ", many blocks of pairs");
-  if (!check_technique(reversed, seed + far)) return;
-  CHECK(lesson05::test::sorted_by(phase_sort, reversed, lesson05::reference_sort(reversed)) == "");
+  check_sort(reversed, seed + far);
 }
 
 TEST_CASE("each phase compares each pair of its parity once, and nothing else", "[gpu]") {
@@ -171,4 +179,18 @@ TEST_CASE("timing: a sort of about 4,600 floats, one launch per phase", "[gpu][t
   course::DeviceBuffer<float> out(n);
   course::test::report_time([&] { grading05::phase_sort(d_in.data(), out.data(), n); });
   REQUIRE(lesson05::sort_mismatch(out.download().data(), lesson05::reference_sort(in)) == "");
+}
+
+TEST_CASE("the same input sorted again and again, as the clock sorts it, every sort checked",
+          "[gpu]") {
+  // The timing case sorts one input ten times in a row, unprobed. Here an input of a size the clock
+  // might time is sorted twelve times in a row, each sort probed or made launch by launch: no
+  // place in a streak of sorts of one n is a cue for sorting some other way.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = 4097 + 2 * (course::test::drawn(seed, 410) % 512);
+  const std::vector<float> in = lesson05::make_input(n, lesson05::Dist::uniform, seed + 410);
+  for (int pair = 0; pair < 6; ++pair) {
+    INFO("n = " << n << ", sorts " << 2 * pair + 1 << " and " << 2 * pair + 2 << " of it in a row");
+    if (!check_sort(in, seed + 410 + pair)) return;
+  }
 }

@@ -1,7 +1,8 @@
 // A wrong answer to exercise 2 (lesson 05): the technique skipped where only speed shows it. Thread
 // 0 of each block merges the two runs with two pointers, 1024 steps in a row, while the other 255
 // threads wait at the barrier. The result is right, and it compares fewer times than a merge by
-// ranks (one comparison a place), so the count cannot see it; it takes several times as long.
+// ranks (one comparison a place), so the count of all comparisons cannot see it (the count by
+// thread number can); it takes several times as long.
 // expect: slow
 #pragma once
 

@@ -1,8 +1,9 @@
 // A wrong answer to exercise 2 (lesson 05): v3's segment sort again, hidden from the count. The two
 // runs are sorted from scratch by odd-even transposition in shared memory, comparing the floats
 // with an order of its own (totalOrder written out on the bits) instead of before(), which it calls
-// once a block so that the count is not zero. The result is right and the count is low; 1024
-// phases with a barrier each take many times as long as a merge.
+// once a block so that the count is not zero. The result is right under the course's order (not
+// under the tests' scrambled ones) and the count is low; 1024 phases with a barrier each take many
+// times as long as a merge.
 // expect: slow
 #pragma once
 
