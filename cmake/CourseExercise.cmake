@@ -97,6 +97,8 @@ function(course_add_exercise lesson_dir number name)
   #   // expect: hangs                              (the watchdog stops it)
   #   // expect: compiled: <regular expression>     (its PTX breaks a COMPILED rule, saying this)
   #   // expect: slow                               (it takes more than TIME_FACTOR times the model)
+  #   // expect: fails when timed: <regular expression> (its [timing] case fails, printing this:
+  #                                                    for an answer that cheats only when timed)
   # and, beside fails: or hangs, "// needs: N GPUs" when it is wrong only on N GPUs or more.
   file(GLOB wrong_answers "${grading}/wrong/${name}/*.cuh")
   foreach(wrong IN LISTS wrong_answers)
@@ -124,6 +126,15 @@ function(course_add_exercise lesson_dir number name)
       course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args})
       course_exercise_checks(wrong${id}_${kind} "${nn} wrong ${number} ${kind}" grading "SLOW"
         ${checks_args})
+    elseif(expect MATCHES "^// expect: fails when timed: (.+)$")
+      set(pattern "${CMAKE_MATCH_1}")
+      course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args})
+      # The [timing] case alone, once: its checks, not its time.
+      add_test(NAME "${test_name}" COMMAND wrong${id}_${kind} --needs-gpu "[timing]")
+      course_count_gpu_test("${test_name}")
+      set_tests_properties("${test_name}" PROPERTIES LABELS grading
+        PASS_REGULAR_EXPRESSION "${pattern}"
+        SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT ${COURSE_EXERCISE_TIMEOUT})
     elseif(expect MATCHES "^// expect: (fails: (.+)|hangs)$")
       set(pattern "${CMAKE_MATCH_2}")
       if(expect MATCHES "hangs$")
@@ -145,7 +156,8 @@ function(course_add_exercise lesson_dir number name)
         SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT ${COURSE_EXERCISE_TIMEOUT})  # no GPU, or too few
     else()
       message(FATAL_ERROR "${wrong} has no '// expect: rejected: ...', '// expect: fails: ...', "
-                          "'// expect: hangs', '// expect: compiled: ...' or '// expect: slow' line")
+                          "'// expect: fails when timed: ...', '// expect: hangs', "
+                          "'// expect: compiled: ...' or '// expect: slow' line")
     endif()
   endforeach()
 endfunction()

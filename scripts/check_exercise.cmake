@@ -100,7 +100,7 @@ endforeach()
 # (alternatives with |: each entry's first | separates the message from the pattern).
 set(forbidden_names
   "cub::|cub" "thrust::|thrust" "cuBLAS|cublas[A-Za-z0-9_]*" "course::|course"
-  "the grading probes|grading"
+  "the grading probes|grading|grading[0-9][0-9]"
   "@::|lesson[0-9][0-9]" "inline PTX (asm)|asm" "inline PTX (asm)|__asm__"
   "_Pragma|_Pragma" "__nv_atomic builtins|__nv_atomic[A-Za-z0-9_]*"
   # Code that ends, steers or reads the test program from outside the graded call: an answer's
@@ -141,6 +141,18 @@ foreach(directive "#[ \t]*undef|#undef" "push_macro|#pragma push_macro"
     list(APPEND problems "uses ${shown}")
   endif()
 endforeach()
+
+# An object's bytes read or written through another type: a void pointer, or a C-style cast to a
+# pointer, reaches what a probe keeps inside an object (a count, a scrambled key's mask) around the
+# operators the exercise gives. No answer needs either.
+set(void_pointer "void[ \t\r\n]*((const|volatile)[ \t\r\n]*)*\\*")
+set(pointer_cast "\\([ \t\r\n]*((const|volatile)[ \t\r\n]+)*[A-Za-z_][A-Za-z0-9_:<>, \t]*\\*+[ \t\r\n]*(const[ \t\r\n]*)?\\)[ \t\r\n]*[A-Za-z_&(*]")
+if(code MATCHES "${void_pointer}")
+  list(APPEND problems "uses a void pointer")
+endif()
+if(code MATCHES "${pointer_cast}")
+  list(APPEND problems "uses a C-style cast to a pointer")
+endif()
 
 if(problems)
   list(REMOVE_DUPLICATES problems)

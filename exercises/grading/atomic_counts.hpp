@@ -15,7 +15,7 @@ struct AtomicCounts {
   unsigned long long shared_adds = 0;   // atomicAdd calls on shared memory
   unsigned long long global_adds = 0;   // on global memory
   unsigned long long global_ones = 0;   // of those, the ones that added exactly 1
-  unsigned long long shared_zeros = 0;  // shared-memory calls that added 0: no count needs one
+  unsigned long long shared_zeros = 0;  // shared-memory calls that added no count (0, a fraction)
 };
 
 // A shared word's mark, per block: 0 (no add), the adding warp's number plus 1 (1 to 32), or
@@ -28,6 +28,7 @@ struct AtomicReport {
   int blocks = 0;
   std::vector<unsigned> shared_words_hit;  // per block: how many distinct shared words it added to
   std::vector<unsigned> words_of_many_warps;  // per block: of those, how many two warps added to
+  std::vector<unsigned> warps_that_added;     // per block: a bit for each warp that added to a word
   // Per shared word (kProbedSharedWords of them), what the shared adds added to it, over all
   // blocks.
   std::vector<unsigned long long> word_totals;

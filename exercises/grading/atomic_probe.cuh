@@ -15,6 +15,8 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
+#include <type_traits>
+
 #include "atomic_counts.hpp"
 #include "harness.hpp"
 
@@ -35,6 +37,17 @@ __device__ inline unsigned char warp_in_block() {
 
 __device__ AtomicProbe g_atomic_probe;
 
+// Whether an add adds a count: a whole number of 1 or more (0, a fraction such as 2^-60 added to a
+// float word, or a negative number counts nothing: padding).
+template <typename T>
+__device__ bool is_a_count(T added) {
+  if constexpr (std::is_floating_point<T>::value) {
+    return added >= static_cast<T>(1) && added == static_cast<T>(static_cast<long long>(added));
+  } else {
+    return added > static_cast<T>(0);
+  }
+}
+
 template <typename T, typename U>
 __device__ T probed_atomic_add(T* address, U value) {
   const AtomicProbe probe = g_atomic_probe;
@@ -47,7 +60,7 @@ __device__ T probed_atomic_add(T* address, U value) {
     const cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
     const bool shared = __isShared(address);
     const unsigned shared_lanes = lanes.ballot(shared);
-    const unsigned zero_lanes = lanes.ballot(shared && added == static_cast<T>(0));
+    const unsigned zero_lanes = lanes.ballot(shared && !is_a_count(added));
     const unsigned global_one_lanes = lanes.ballot(!shared && added == static_cast<T>(1));
     if (lanes.thread_rank() == 0) {
       const unsigned long long in_shared = __popc(shared_lanes);
@@ -127,9 +140,13 @@ AtomicReport probe_atomics(int blocks, SeeWords see, Launch&& launch) {
     const std::vector<unsigned char> hit = words.download();
     report.shared_words_hit.assign(blocks, 0);
     report.words_of_many_warps.assign(blocks, 0);
+    report.warps_that_added.assign(blocks, 0);
     for (std::size_t i = 0; i < hit.size(); ++i) {
-      report.shared_words_hit[i / kProbedSharedWords] += hit[i] != 0;
-      report.words_of_many_warps[i / kProbedSharedWords] += hit[i] == kWordOfManyWarps;
+      const std::size_t block = i / kProbedSharedWords;
+      report.shared_words_hit[block] += hit[i] != 0;
+      report.words_of_many_warps[block] += hit[i] == kWordOfManyWarps;
+      if (hit[i] != 0 && hit[i] != kWordOfManyWarps)
+        report.warps_that_added[block] |= 1u << (hit[i] - 1);
     }
   }
   if (see == SeeWords::totals) report.word_totals = totals.download();

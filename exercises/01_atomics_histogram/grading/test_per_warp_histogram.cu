@@ -33,7 +33,7 @@ std::size_t grid_bytes() {
 void check_technique(const grading::AtomicReport& report, std::size_t n) {
   INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
   CHECK(report.counts.shared_adds == n);
-  INFO("shared-memory atomicAdd calls that added 0 (padding, not counting): "
+  INFO("shared-memory atomicAdd calls that added 0, or no whole count (padding, not counting): "
        << report.counts.shared_zeros);
   CHECK(report.counts.shared_zeros == 0);
   const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * kBins;
@@ -46,6 +46,17 @@ void check_technique(const grading::AtomicReport& report, std::size_t n) {
   INFO("one histogram per warp: shared words that two warps of one block added to: "
        << shared_by_warps << " (each warp counts in its own)");
   CHECK(shared_by_warps == 0);
+  if (n >= grid_bytes()) {
+    // Every lane of the grid has a byte or more: every warp counts its own bytes.
+    std::size_t short_blocks = 0;
+    for (unsigned warps : report.warps_that_added)
+      short_blocks += warps != (1u << grading01::kWarpsPerBlock) - 1;
+    INFO("blocks in which fewer than their "
+         << grading01::kWarpsPerBlock << " warps added to a "
+         << "histogram, though every lane had bytes to count: " << short_blocks
+         << " (each warp counts its own bytes)");
+    CHECK(short_blocks == 0);
+  }
 }
 
 // The student's histogram of the n bytes at d_data (device memory), into a poisoned output with

@@ -19,8 +19,9 @@
 
 namespace {
 
-void check_counts(const std::vector<std::uint32_t>& keys, std::uint32_t buckets, int blocks,
-                  const std::string& what, int threads = 256) {
+// Checks a table the student's count_key left after counting `keys`.
+void check_table(const grading04::CountedTable& got, const std::vector<std::uint32_t>& keys,
+                 std::uint32_t buckets, const std::string& what) {
   const std::size_t n = keys.size();
   std::unordered_map<std::uint32_t, std::uint32_t> expected;
   std::vector<unsigned long long> keys_of_bucket(buckets, 0);
@@ -28,12 +29,8 @@ void check_counts(const std::vector<std::uint32_t>& keys, std::uint32_t buckets,
     ++expected[key];
     ++keys_of_bucket[lesson04::bucket_of(key, buckets)];
   }
-  const course::DeviceBuffer<std::uint32_t> d_keys(keys);
-  const grading04::CountedTable got =
-      grading04::count_keys(d_keys.data(), n, buckets, blocks, threads);
-
-  INFO(what << ", n = " << n << ", " << buckets << " buckets, " << blocks << " blocks of "
-            << threads << " threads");
+  INFO(what);
+  REQUIRE(got.buckets.size() == buckets);
   REQUIRE(got.broken == 0);
   std::size_t found = 0;
   std::unordered_map<std::uint32_t, std::uint32_t> seen;
@@ -73,6 +70,16 @@ void check_counts(const std::vector<std::uint32_t>& keys, std::uint32_t buckets,
                        << "bucket; bucket " << first << "'s " << got.acquisitions[first]
                        << " times for " << keys_of_bucket[first] << " keys");
   CHECK(other_buckets == 0);
+}
+
+void check_counts(const std::vector<std::uint32_t>& keys, std::uint32_t buckets, int blocks,
+                  const std::string& what, int threads = 256) {
+  const course::DeviceBuffer<std::uint32_t> d_keys(keys);
+  check_table(grading04::count_keys(d_keys.data(), keys.size(), buckets, blocks, threads), keys,
+              buckets,
+              what + ", n = " + std::to_string(keys.size()) + ", " + std::to_string(buckets) +
+                  " buckets, " + std::to_string(blocks) + " blocks of " + std::to_string(threads) +
+                  " threads");
 }
 
 // Keys that all land in one bucket of `buckets`: bucket 0, or the last.
@@ -169,6 +176,15 @@ TEST_CASE("timing: about 2^17 random keys into 2^15 buckets", "[gpu][timing]") {
   const std::vector<std::uint32_t> keys = lesson04::make_keys(n, lesson04::Dist::random, seed);
   const course::DeviceBuffer<std::uint32_t> d_keys(keys);
   const int blocks = 8 * course::sm_count();
-  course::test::report_time([&] { grading04::count_keys_only(d_keys.data(), n, buckets, blocks); });
+  // Every timed count's table is checked, off the clock: before the next count, and after the last.
+  int counts = 0;
+  const auto check_last = [&] {
+    if (counts++ > 0)
+      check_table(grading04::last_timed_table(), keys, buckets,
+                  "the table of timed count " + std::to_string(counts - 1));
+  };
+  course::test::report_time([&] { grading04::count_keys_only(d_keys.data(), n, buckets, blocks); },
+                            9, check_last);
+  check_last();
   check_counts(keys, buckets, blocks, "the timed keys");
 }

@@ -121,6 +121,13 @@ void check_erase(const std::vector<std::uint32_t>& keys, std::size_t slots, cons
   CHECK(course::test::mismatch(student_find(table, absent),
                                std::vector<std::uint32_t>(absent.size(), lesson04::kNotFound)) ==
         "");
+  // A find only reads: the slots after all those finds are what the erases left.
+  const std::vector<lesson04::Slot> after_finds = slots_of(table);
+  std::size_t changed_by_finds = 0;
+  for (std::size_t s = 0; s < after.size(); ++s)
+    changed_by_finds += after_finds[s] != after[s];
+  INFO(changed_by_finds << " slots changed by the finds (a find only reads the table)");
+  CHECK(changed_by_finds == 0);
 }
 
 // `slots` distinct keys: a table of exactly that many slots has no empty one.

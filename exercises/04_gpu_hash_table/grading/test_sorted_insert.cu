@@ -16,16 +16,17 @@
 
 namespace {
 
-void check_sorted(const std::vector<std::uint32_t>& keys, std::uint32_t buckets, int blocks,
-                  const std::string& what) {
+// Checks a table the student's insert_sorted left after inserting `keys`.
+void check_chains(grading04::Chains chains, const std::vector<std::uint32_t>& keys,
+                  std::uint32_t buckets, const std::string& what) {
   const std::size_t n = keys.size();
-  const course::DeviceBuffer<std::uint32_t> d_keys(keys);
-  grading04::Chains chains = grading04::insert_all_sorted(d_keys.data(), n, buckets, blocks);
+  INFO(what);
+  REQUIRE(chains.heads.size() == buckets);
+  REQUIRE(chains.pool.size() == n);
   lesson04::rebase(chains.heads, chains.pool, chains.device_pool);
   const lesson04::ChainCheck check =
       lesson04::check_chains(chains.heads, chains.pool.data(), n, keys.data(), n);
-  INFO(what << ", n = " << n << ", " << buckets << " buckets, " << blocks
-            << " blocks: " << check.text(n));
+  INFO(check.text(n));
   REQUIRE(check.ok(n));
   std::size_t out_of_order = 0;
   for (const lesson04::Entry* head : chains.heads) {
@@ -34,6 +35,15 @@ void check_sorted(const std::vector<std::uint32_t>& keys, std::uint32_t buckets,
   }
   INFO(out_of_order << " entries are followed by a smaller key: the lists are not in order");
   CHECK(out_of_order == 0);
+}
+
+void check_sorted(const std::vector<std::uint32_t>& keys, std::uint32_t buckets, int blocks,
+                  const std::string& what) {
+  const course::DeviceBuffer<std::uint32_t> d_keys(keys);
+  check_chains(grading04::insert_all_sorted(d_keys.data(), keys.size(), buckets, blocks), keys,
+               buckets,
+               what + ", n = " + std::to_string(keys.size()) + ", " + std::to_string(buckets) +
+                   " buckets, " + std::to_string(blocks) + " blocks");
 }
 
 }  // namespace
@@ -106,7 +116,15 @@ TEST_CASE("timing: about 2^16 random keys into 64 lists", "[gpu][timing]") {
   const std::vector<std::uint32_t> keys = lesson04::make_keys(n, lesson04::Dist::random, seed);
   const course::DeviceBuffer<std::uint32_t> d_keys(keys);
   const int blocks = 8 * course::sm_count();
+  // Every timed insert's table is checked, off the clock: before the next one, and after the last.
+  int inserts = 0;
+  const auto check_last = [&] {
+    if (inserts++ > 0)
+      check_chains(grading04::last_timed_table(), keys, 64,
+                   "the table of timed inserts " + std::to_string(inserts - 1));
+  };
   course::test::report_time(
-      [&] { grading04::insert_all_sorted_only(d_keys.data(), n, 64, blocks); });
+      [&] { grading04::insert_all_sorted_only(d_keys.data(), n, 64, blocks); }, 9, check_last);
+  check_last();
   check_sorted(keys, 64, blocks, "the timed keys");
 }

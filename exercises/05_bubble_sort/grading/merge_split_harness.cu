@@ -62,7 +62,7 @@ void tally(const std::vector<unsigned long long>& per_thread, unsigned long long
 
 }  // namespace
 
-void set_order(std::uint32_t key) {
+void set_order(std::uint64_t key) {
   CUDA_CHECK(cudaMemcpyToSymbol(grading::g_order_key, &key, sizeof key));
 }
 

@@ -26,7 +26,7 @@ MergeCount merge_rounds_probed(float* d_data, std::size_t n);
 
 // Sets the order that before() and last_float() give the student's kernel from here on: 0 for the
 // course's (totalOrder), any other key for a scrambled one (merge_split_order.hpp).
-void set_order(std::uint32_t key);
+void set_order(std::uint64_t key);
 
 // One launch of the student's kernel on the n floats at d_data (runs each sorted, the last one
 // perhaps short, every float of run r marked with r's parity as the parity of its bits under

@@ -17,31 +17,35 @@ namespace grading05 {
 // The padding under a scrambled order: a quiet NaN no test input holds.
 constexpr std::uint32_t kScrambledPad = 0x7FBADBADu;
 
-// A float's place under the order of `key` (0: totalOrder).
-COURSE_HOST_DEVICE inline std::uint64_t order_place(float x, std::uint32_t key) {
+// A float's place under the order of `key` (0: totalOrder). The key has 64 bits, so that no
+// search over keys can find it from a few answers of before().
+COURSE_HOST_DEVICE inline std::uint64_t order_place(float x, std::uint64_t key) {
   std::uint32_t k = course::order_key(x);
   if (key == 0) return k;
   if (course::bits_of(x) == kScrambledPad) return std::uint64_t{1} << 32;
-  k ^= key;
+  const auto low = static_cast<std::uint32_t>(key);
+  const auto high = static_cast<std::uint32_t>(key >> 32);
+  k ^= low;
   k *= 0x9E3779B1u;
   k ^= k >> 15;
-  k *= key | 1u;
+  k *= high | 1u;
   k ^= k >> 13;
-  k *= 0x85EBCA77u;
+  k += high;
+  k *= (low >> 1) | 1u;
   k ^= k >> 16;
   return k;
 }
 
 // The order of `key` as a comparison, for std::sort.
 struct KeyedOrder {
-  std::uint32_t key = 0;
+  std::uint64_t key = 0;
   COURSE_HOST_DEVICE bool operator()(float a, float b) const {
     return order_place(a, key) < order_place(b, key);
   }
 };
 
 // What last_float() is under the order of `key`.
-COURSE_HOST_DEVICE inline float last_float_of(std::uint32_t key) {
+COURSE_HOST_DEVICE inline float last_float_of(std::uint64_t key) {
   return key == 0 ? lesson05::last_float() : course::from_bits<float>(kScrambledPad);
 }
 

@@ -21,7 +21,7 @@ __device__ unsigned long long* g_thread_comparisons = nullptr;
 __device__ unsigned long long* g_same_run = nullptr;
 __device__ unsigned g_run_mask = 0;
 // The order's key: 0 for the course's order (totalOrder), else a scrambled order.
-__device__ unsigned g_order_key = 0;
+__device__ unsigned long long g_order_key = 0;
 
 // Whether a comparison involves a place past the end: those hold last_float(), and whichever run
 // they are padding for, their bits say nothing of it.

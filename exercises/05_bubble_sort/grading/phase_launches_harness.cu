@@ -49,11 +49,18 @@ std::size_t phase_sort(const float* d_in, float* d_out, std::size_t n) {
 }
 
 PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n) {
-  // The pairs, then the strays, the calls off their launch's phase and those of another thread.
-  course::DeviceBuffer<unsigned> counts(n + 3);
+  // The pairs, then the strays, the calls off their launch's phase and those of another thread;
+  // then the swaps of each pair.
+  course::DeviceBuffer<unsigned> counts(2 * n + 3);
   counts.fill_bytes(0);
-  grading::PairProbe probe{
-      d_out, n, counts.data(), counts.data() + n, counts.data() + n + 1, counts.data() + n + 2, 0};
+  grading::PairProbe probe{d_out,
+                           n,
+                           counts.data(),
+                           counts.data() + n,
+                           counts.data() + n + 1,
+                           counts.data() + n + 2,
+                           0,
+                           counts.data() + n + 3};
   PhaseCount result;
   result.phases = sort_in_phases(d_in, d_out, n, &probe);
   probe = grading::PairProbe{};
@@ -62,6 +69,9 @@ PhaseCount phase_sort_probed(const float* d_in, float* d_out, std::size_t n) {
   result.other_thread = result.pair_calls[n + 2];
   result.off_phase = result.pair_calls[n + 1];
   result.strays = result.pair_calls[n];
+  result.pair_swaps.assign(result.pair_calls.begin() + static_cast<std::ptrdiff_t>(n + 3),
+                           result.pair_calls.end());
+  result.pair_swaps.resize(n > 0 ? n - 1 : 0);
   result.pair_calls.resize(n > 0 ? n - 1 : 0);
   return result;
 }

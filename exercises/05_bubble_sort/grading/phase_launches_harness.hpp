@@ -20,6 +20,7 @@ std::size_t phase_sort(const float* d_in, float* d_out, std::size_t n);
 struct PhaseCount {
   std::size_t phases = 0;
   std::vector<unsigned> pair_calls;
+  std::vector<unsigned> pair_swaps;  // of those calls, the ones that swapped the pair
   unsigned strays = 0;
   unsigned off_phase = 0;
   unsigned other_thread = 0;

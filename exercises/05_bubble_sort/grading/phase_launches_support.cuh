@@ -1,6 +1,7 @@
 // What exercise 1 (lesson 05) gives the student's file: the course's compare-and-swap, which the
 // tests watch: while their probe is armed, every call is counted against the pair of places it
-// compares, the phase of the launch that made it, and the thread that made it.
+// compares, the phase of the launch that made it, and the thread that made it, and whether it
+// swapped the two.
 #pragma once
 
 #include <cstddef>
@@ -21,6 +22,9 @@ struct PairProbe {
   unsigned* off_phase = nullptr;
   unsigned* other_thread = nullptr;
   std::size_t phase = 0;
+  // Null, or n counters: the calls on (base[i], base[i + 1]) that swapped the two (so that a call
+  // on a pair put in order beforehand by some other code shows as one that swapped nothing).
+  unsigned* swaps = nullptr;
 };
 __device__ PairProbe g_pair_probe;
 
@@ -42,6 +46,7 @@ __device__ inline void order_pair(float& a, float& b) {
       if (pair % 2 != probe.phase % 2) atomicAdd(probe.off_phase, 1u);
       const std::size_t thread = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
       if (thread != pair / 2) atomicAdd(probe.other_thread, 1u);
+      if (probe.swaps != nullptr && lesson05::TotalOrder{}(b, a)) atomicAdd(&probe.swaps[pair], 1u);
     } else {
       atomicAdd(probe.strays, 1u);
     }

@@ -24,10 +24,28 @@ const lesson05::Dist kDists[] = {
     lesson05::Dist::perm, lesson05::Dist::uniform, lesson05::Dist::sorted, lesson05::Dist::reversed,
     lesson05::Dist::dups, lesson05::Dist::zeros,   lesson05::Dist::special};
 
-// What the compare-and-swaps of one probed sort must show: in its P phases, every pair (i, i + 1)
-// compared once in each phase of its parity, in a launch of that phase, by the pair's own thread,
-// and no other two places ever. Returns whether it does.
-bool check_compare_and_swaps(const grading05::PhaseCount& count, std::size_t n) {
+// How many times each pair (i, i + 1) swaps in `phases` phases of odd-even transposition of `in`.
+std::vector<unsigned> swaps_of(std::vector<float> in, std::size_t phases) {
+  const std::size_t n = in.size();
+  std::vector<unsigned> swaps(n > 0 ? n - 1 : 0, 0);
+  for (std::size_t phase = 0; phase < phases; ++phase) {
+    for (std::size_t i = phase % 2; i + 1 < n; i += 2) {
+      if (lesson05::TotalOrder{}(in[i + 1], in[i])) {
+        std::swap(in[i], in[i + 1]);
+        ++swaps[i];
+      }
+    }
+  }
+  return swaps;
+}
+
+// What the compare-and-swaps of one probed sort of `in` must show: in its P phases, every pair
+// (i, i + 1) compared once in each phase of its parity, in a launch of that phase, by the pair's
+// own thread, and no other two places ever; and each pair's calls swapped it as often as odd-even
+// transposition swaps it (a call on a pair that other code put in order first swaps nothing).
+// Returns whether it does.
+bool check_compare_and_swaps(const grading05::PhaseCount& count, const std::vector<float>& in) {
+  const std::size_t n = in.size();
   INFO(count.strays << " compare-and-swaps of two places that are not neighbours");
   CHECK(count.strays == 0);
   std::size_t wrong = 0;
@@ -47,7 +65,20 @@ bool check_compare_and_swaps(const grading05::PhaseCount& count, std::size_t n) 
   INFO(count.other_thread << " compare-and-swaps made by another thread than the pair's own "
                           << "(thread p of the grid takes the pair at 2p + phase % 2)");
   CHECK(count.other_thread == 0);
-  return count.strays == 0 && wrong == 0 && count.off_phase == 0 && count.other_thread == 0;
+  const std::vector<unsigned> expected = swaps_of(in, count.phases);
+  std::size_t wrong_swaps = 0;
+  std::size_t first_swap = 0;
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    if (count.pair_swaps[i] != expected[i] && wrong_swaps++ == 0) first_swap = i;
+  }
+  INFO(wrong_swaps << " pairs whose compare-and-swaps swapped them a number of times other than "
+                   << "odd-even transposition does; the first, (" << first_swap << ", "
+                   << first_swap + 1 << "), " << (wrong_swaps ? count.pair_swaps[first_swap] : 0u)
+                   << " times, where it swaps " << (wrong_swaps ? expected[first_swap] : 0u)
+                   << ": every swap is order_pair's, on its pair, in its phase");
+  CHECK(wrong_swaps == 0);
+  return count.strays == 0 && wrong == 0 && count.off_phase == 0 && count.other_thread == 0 &&
+         wrong_swaps == 0;
 }
 
 // Every sort the tests check for its output is the one made with the compare-and-swaps counted,
@@ -83,7 +114,7 @@ bool check_sort(const std::vector<float>& in, std::uint64_t seed) {
         },
         in, lesson05::reference_sort(in));
     CHECK(sorted == "");
-    return check_compare_and_swaps(count, n) && sorted.empty();
+    return check_compare_and_swaps(count, in) && sorted.empty();
   };
   if (course::test::drawn(seed, 802) % 2 == 0) return stepped() && probed();
   return probed() && stepped();
@@ -129,7 +160,7 @@ TEST_CASE("each phase compares each pair of its parity once, and nothing else", 
     const grading05::PhaseCount count = grading05::phase_sort_probed(d_in.data(), out.data(), n);
     INFO(lesson05::dists().name(dist) << ", n = " << n << ", " << count.phases << " phases");
     CHECK(lesson05::sort_mismatch(out.download().data(), lesson05::reference_sort(in)) == "");
-    check_compare_and_swaps(count, n);
+    check_compare_and_swaps(count, in);
   }
 }
 

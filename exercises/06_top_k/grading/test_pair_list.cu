@@ -156,7 +156,7 @@ TEST_CASE("timing: keys that each land at a random place near the top of a full 
   // 1,000 times a thread on some 33,000 threads (a couple of ms on the H100). An insertion moves
   // the pairs below it; re-sorting the list after each key (some 2,000 compare-and-swaps), or an
   // answer that inserts properly only at the head, takes many times as long. A sample of the
-  // threads is checked afterwards.
+  // threads is checked after every call.
   const std::uint64_t seed = course::test::seed();
   const int blocks = 256 + static_cast<int>(course::test::drawn(seed, 400) % 16);
   const int threads = 128;
@@ -167,22 +167,40 @@ TEST_CASE("timing: keys that each land at a random place near the top of a full 
   for (std::size_t i = 0; i < n; ++i) {  // step s of a thread: 64 s plus 0 to 4095
     keys[i] = static_cast<lesson06::Key>((i / all) * 64 + course::test::drawn(seed, i) % 4096);
   }
-  const course::DeviceBuffer<lesson06::Key> d_keys(keys);
+  // Each timed call gets keys of its own (all of them raised by 65,536 more than the last call's,
+  // off the clock), and a sample of its lists is checked before the next: no call can hand back
+  // lists kept from an earlier one.
+  course::DeviceBuffer<lesson06::Key> d_keys(n);
   course::DeviceBuffer<std::uint32_t> out_keys(all * k);
   course::DeviceBuffer<std::uint32_t> out_indices(all * k);
-  course::test::report_time([&] {
-    grading06::pair_lists(d_keys.data(), n, k, blocks, threads, Order::forwards, out_keys.data(),
-                          out_indices.data());
-  });
-  const std::vector<std::uint32_t> got_keys = out_keys.download();
-  const std::vector<std::uint32_t> got_indices = out_indices.download();
-  for (int sample = 0; sample < 32; ++sample) {
-    const std::size_t t = course::test::drawn(seed, 500 + sample) % all;
-    const std::vector<Pair> expected = expected_list(keys, k, all, t);
-    std::size_t wrong = 0;
-    for (int j = 0; j < k; ++j)
-      wrong += Pair{got_keys[t * k + j], got_indices[t * k + j]} != expected[j];
-    INFO("thread " << t << " of " << all);
-    REQUIRE(wrong == 0);
-  }
+  std::vector<lesson06::Key> current;
+  int calls = 0;
+  const auto check_sample = [&] {
+    const std::vector<std::uint32_t> got_keys = out_keys.download();
+    const std::vector<std::uint32_t> got_indices = out_indices.download();
+    for (int sample = 0; sample < 32; ++sample) {
+      const std::size_t t = course::test::drawn(seed, 500 + sample) % all;
+      const std::vector<Pair> expected = expected_list(current, k, all, t);
+      std::size_t wrong = 0;
+      for (int j = 0; j < k; ++j)
+        wrong += Pair{got_keys[t * k + j], got_indices[t * k + j]} != expected[j];
+      INFO("timed call " << calls - 1 << ", thread " << t << " of " << all);
+      REQUIRE(wrong == 0);
+    }
+  };
+  const auto next_keys = [&] {
+    if (calls > 0) check_sample();
+    current = keys;
+    for (lesson06::Key& key : current)
+      key += static_cast<lesson06::Key>(calls) * 65536u;
+    d_keys.upload(current.data(), n);
+    ++calls;
+  };
+  course::test::report_time(
+      [&] {
+        grading06::pair_lists(d_keys.data(), n, k, blocks, threads, Order::forwards,
+                              out_keys.data(), out_indices.data());
+      },
+      9, next_keys);
+  check_sample();
 }
