@@ -144,7 +144,8 @@ endforeach()
 
 # An object's bytes read or written through another type: a void pointer, or a C-style cast to a
 # pointer, reaches what a probe keeps inside an object (a count, a scrambled key's mask) around the
-# operators the exercise gives. No answer needs either.
+# operators the exercise gives. No model answer needs either. These match the spellings void* and
+# (T*)x only: a type alias gets past them, so a probe must not rely on them alone.
 set(void_pointer "void[ \t\r\n]*((const|volatile)[ \t\r\n]*)*\\*")
 set(pointer_cast "\\([ \t\r\n]*((const|volatile)[ \t\r\n]+)*[A-Za-z_][A-Za-z0-9_:<>, \t]*\\*+[ \t\r\n]*(const[ \t\r\n]*)?\\)[ \t\r\n]*[A-Za-z_&(*]")
 if(code MATCHES "${void_pointer}")

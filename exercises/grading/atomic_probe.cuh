@@ -38,7 +38,9 @@ __device__ inline unsigned char warp_in_block() {
 __device__ AtomicProbe g_atomic_probe;
 
 // Whether an add adds a count: a whole number of 1 or more (0, a fraction such as 2^-60 added to a
-// float word, or a negative number counts nothing: padding).
+// float word, or a negative number added to a signed counter counts nothing: padding). Added to an
+// unsigned counter, -1 arrives as its largest value, which this takes for a count; 01.2's word
+// totals, summed in 64 bits, see it.
 template <typename T>
 __device__ bool is_a_count(T added) {
   if constexpr (std::is_floating_point<T>::value) {

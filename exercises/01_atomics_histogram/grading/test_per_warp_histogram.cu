@@ -1,9 +1,11 @@
 // Grades exercise 1 of lesson 01: the per-warp histogram (per_warp_histogram.cuh). The histogram
 // must be exact at every size, on every input, run after run, with counts past 16 bits in one warp
 // and in one block and past 32 bits in one bin; and a probe of its atomics checks the technique:
-// every byte one shared-memory atomicAdd into its own warp's histogram, and global memory touched
-// only by the merge. Inputs and sizes come from the run's seed (printed at the start;
-// COURSE_TEST_SEED repeats it), so no size or input can be known in advance.
+// every byte one shared-memory atomicAdd, no shared word added to by two warps of a block, every
+// warp adding, and global memory touched only by the merge. (The probe does not see which shared
+// words are histograms: grading/unseen/ keeps an answer that counts beside decoy words.) Inputs and
+// sizes come from the run's seed (printed at the start; COURSE_TEST_SEED repeats it), so no size or
+// input can be known in advance.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -29,7 +31,7 @@ std::size_t grid_bytes() {
 
 // What the probe must see of any run over n bytes: every byte one shared-memory atomicAdd that
 // adds something, global adds only to merge (one per bin and block at most), and no shared word
-// added to by two warps of a block (each warp counts in its own histogram).
+// added to by two warps of a block (each warp counts in words of its own).
 void check_technique(const grading::AtomicReport& report, std::size_t n) {
   INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
   CHECK(report.counts.shared_adds == n);
@@ -47,7 +49,7 @@ void check_technique(const grading::AtomicReport& report, std::size_t n) {
        << shared_by_warps << " (each warp counts in its own)");
   CHECK(shared_by_warps == 0);
   if (n >= grid_bytes()) {
-    // Every lane of the grid has a byte or more: every warp counts its own bytes.
+    // Every lane of the grid has a byte or more: every warp adds to some shared word.
     std::size_t short_blocks = 0;
     for (unsigned warps : report.warps_that_added)
       short_blocks += warps != (1u << grading01::kWarpsPerBlock) - 1;
@@ -61,8 +63,8 @@ void check_technique(const grading::AtomicReport& report, std::size_t n) {
 
 // The student's histogram of the n bytes at d_data (device memory), into a poisoned output with
 // guard zones. The run is probed, and its technique checked: the run whose counts are checked is
-// the one the probe saw, at every size and on every input, so no answer can count one way where
-// the probe looks and another where it does not.
+// the one the probe saw, at every size and on every input, so no answer can add one way where the
+// probe looks and another where it does not.
 std::vector<unsigned long long> student_histogram(const std::uint8_t* d_data, std::size_t n) {
   course::test::GuardedBuffer<unsigned long long> bins(kBins);
   bins.poison(0xEE);

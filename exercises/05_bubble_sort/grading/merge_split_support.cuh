@@ -2,7 +2,8 @@
 // While the tests' probe is armed, every comparison is counted, by the thread that made it, and
 // those of two floats of one run. The tests set the order (merge_split_order.hpp): every run they
 // check is made under a scrambled order drawn from the seed, in which only before() can tell which
-// float goes first, and last_float() is its padding; only the timed run uses the course's order.
+// float goes first, and last_float() is its padding; the timed run and one test case (NaNs and
+// signed zeros) use the course's order.
 #pragma once
 
 #include "merge_split_order.hpp"  // grading05::order_place, last_float_of

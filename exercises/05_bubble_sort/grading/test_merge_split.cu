@@ -1,13 +1,15 @@
 // Grades exercise 2 of lesson 05: merge_split_kernel (merge_split.cuh), through the rounds of
 // odd-even transposition on runs of 512 sorted floats, bit for bit, on every input of the lesson,
 // at whole runs, at the edges of runs and of pairs of runs, and at sizes drawn from the run's seed.
-// Every run the tests check is made under a scrambled order drawn from the seed (before() and
-// last_float() give it; merge_split_order.hpp), so only an answer that compares floats with
-// before() and pads with last_float() sorts; one case uses the course's order, totalOrder, with its
-// NaNs and signed zeros. Every checked run is probed too: each comparison is counted by the thread
-// that made it, so that a merge of two runs by ranks (about 2 kRun log2(kRun) comparisons, shared
-// by the block's threads) passes, and a sort of the two runs (hundreds of times more) or one thread
-// walking them (a merge's comparisons alone) does not; and with each float of a run marked by a
+// Every run the tests check (the timed one aside) is made under a scrambled order drawn from the
+// seed (before() and last_float() give it; merge_split_order.hpp), so only an answer that compares
+// floats with before() and pads with last_float() sorts; one case uses the course's order,
+// totalOrder, with its NaNs and signed zeros. Every checked run but the timed one is probed too:
+// each comparison is counted by the thread that made it, so that a merge of two runs by ranks
+// (about 2 kRun log2(kRun) comparisons, shared by the block's threads; at least 8 a float are
+// asked) passes, and a sort of the two runs (some fifty times more, by odd-even transposition), a
+// network that orders some pairs without before(), or one thread walking them (a merge's
+// comparisons alone) does not; and with each float of a run marked by a
 // mask drawn from the seed, no comparison may set two floats of one run against each other. The
 // [timing] case times the rounds for scripts/time_answer.py. Fresh random inputs each run (the seed
 // is printed).
@@ -164,10 +166,10 @@ TEST_CASE("a merge-split compares floats of one run only with floats of the othe
   // float's rank in the merge is its place in its own run plus a count of the other run's floats.
   // A sorting network over the two runs (a bitonic merge, say) compares floats that came from the
   // same run, step after step. Every float of run r is marked with r's parity, as the parity of
-  // its bits under a mask drawn from the seed (the float's lowest bit set to make it so), so that
-  // the probe can tell the runs apart and an answer cannot tell a marked input from another; the
-  // runs are sorted after that. One launch at each offset, on a number of runs drawn from the seed,
-  // and a third with a short last run (n not a whole number of runs), from a run drawn too.
+  // its bits under a mask drawn from the seed (the float's lowest bit flipped where needed), so
+  // that the probe can tell the runs apart and an answer cannot tell a marked input from another;
+  // the runs are sorted after that. One launch at each offset, on a number of runs drawn from the
+  // seed, and a third with a short last run (n not a whole number of runs), from a run drawn too.
   const std::uint64_t seed = course::test::seed();
   const ScrambledOrder scrambled(seed, 1002);
   const auto mask = static_cast<std::uint32_t>(course::test::drawn(seed, 740)) | 3u;

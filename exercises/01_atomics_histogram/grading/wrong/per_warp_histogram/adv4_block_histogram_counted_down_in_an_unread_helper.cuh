@@ -32,7 +32,8 @@
 // A correct grader should read every function of the answer (or every function the kernel
 // calls) in the compiled-code check, or forbid every atomic other than atomicAdd by name
 // (atomicDec, atomicMax, ...), so that the only counting there is is the one the probe sees.
-// Caught: atomicDec is forbidden by name now, and the compiled-code rules read every function.
+// Caught: atomicDec is forbidden by name now, and the compiled-code rules on generic and shared
+// atomics read every function.
 // expect: rejected: uses atomicDec
 #pragma once
 

@@ -20,15 +20,15 @@
 //   4 MiB, and the two "past 65,535" sizes, at most 2 x SMs x 256 x 2,336 bytes + a grid step
 //   (about 158 MB on an H100's 132 SMs), all below 2^28 - 2^20; the 2^32 test's n is past 2^32.
 // - The watchdog: warp 0 makes as many probed calls as the model's eight warps together, one after
-//   another; the largest run, more than 2^32 bytes, is about 2^32 / 264 / 32 = 508 Ki steps of warp
-//   0 in each block, a load and a probed add each: well under a second, far from the 10 s.
+//   another; the largest run, more than 2^32 bytes, is about 2^32 / 264 / 32 = 508 thousand steps
+//   of warp 0 in each block, a load and a probed add each: well under a second, far from the 10 s.
 // - Time: the timed 256 MiB run (its n exactly 2^28) is the model's loop itself.
 // - The compiled code: atom.shared.add.u32, red.global.add.u64, bar.sync, and nothing forbidden.
 // A correct grader should time the answer at a size it also checks (or draw the timed size from
 // the same ranges as the probed ones), or have the probe record whose histogram each warp adds to
 // (the warp of the adding thread against the histogram the word lies in).
 // Caught: every checked run is probed, and the probe now asks that every warp of a block add to a
-// histogram wherever every lane has bytes (warp 0 alone adds here).
+// shared word wherever every lane has bytes (warp 0 alone adds here).
 // expect: fails: fewer than their 8 warps added
 #pragma once
 

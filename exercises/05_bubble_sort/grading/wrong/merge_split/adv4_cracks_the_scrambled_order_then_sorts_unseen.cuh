@@ -31,7 +31,9 @@
 // A correct grader should draw an order no answer can search (a key of 64 bits or more, or a
 // random permutation table the answer cannot read), and ask for a merge by ranks' number of
 // before() calls per merge-split, not just more than none.
-// Caught: the harness's names (grading05::...) are now refused like the probes' (grading::).
+// Caught: the harness's names are now refused, and the order's key has 64 bits (62 free: the tests
+// set bits 0 and 63), past any search; the account above is of the grader it was written against,
+// whose key had 32 bits.
 // expect: rejected: uses the grading probes
 #pragma once
 

@@ -27,7 +27,8 @@
 // count is a plain store into the harness thread's own local variable or Tally.
 // A correct grader would count reads where the answer cannot write (a counter in global memory
 // behind a pointer the list does not hold, or the reads seen from the keys' side):
-// Caught: the answer check now refuses void pointers and C-style casts to a pointer.
+// Caught as written: the answer check refuses the spellings void* and (T*)x. Spelt through aliases
+// it is not (grading/unseen/merge_path/counter_reset_through_an_alias.cuh).
 // expect: rejected: uses a void pointer
 #pragma once
 
