@@ -126,9 +126,10 @@ std::vector<std::string> contract_problems(const fs::path& root) {
 std::vector<std::string> exercise_problems(const fs::path& root) {
   std::vector<std::string> problems;
   const std::regex registered(R"(course_add_exercise\(\s*(\d\d_\w+)\s+(\d+)\s+(\w+))");
-  // The kinds course_add_exercise knows (cmake/CourseExercise.cmake), compiled: and slow among
-  // them.
-  const std::regex expect(R"(^// expect: (rejected: .+|fails: .+|hangs|compiled: .+|slow)$)");
+  // The kinds course_add_exercise knows (cmake/CourseExercise.cmake), compiled:, fails when timed:
+  // and slow among them.
+  const std::regex expect(
+      R"(^// expect: (rejected: .+|fails: .+|fails when timed: .+|hangs|compiled: .+|slow)$)");
   int refused = 0;
   int hung = 0;
   if (!fs::is_directory(root / "lessons")) return problems;
