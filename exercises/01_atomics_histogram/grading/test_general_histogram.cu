@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../../grading/atomic_checks.hpp"
 #include "general_histogram_harness.hpp"
 #include "reference.hpp"
 #include "testing.hpp"
@@ -26,16 +27,7 @@ void check_technique(const grading::AtomicReport& report,
   unsigned long long counted = 0;
   for (std::uint64_t count : expected)
     counted += count;
-  INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds
-                                         << "; the values below num_bins: " << counted);
-  CHECK(report.counts.shared_adds == counted);
-  INFO("shared-memory atomicAdd calls that added 0, or no whole count (padding, not counting): "
-       << report.counts.shared_zeros);
-  CHECK(report.counts.shared_zeros == 0);
-  const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * num_bins;
-  INFO("global atomicAdd calls: " << report.counts.global_adds
-                                  << "; at most one per bin and block: " << merges);
-  CHECK(report.counts.global_adds <= merges);
+  grading::check_shared_adds(report, counted, "the values below num_bins", num_bins);
   // The counters' first word: where the first nonzero total is, less the first counted bin.
   const std::vector<unsigned long long>& totals = report.word_totals;
   std::size_t base = 0;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../../grading/atomic_checks.hpp"
 #include "per_warp_histogram_harness.hpp"
 #include "reference.hpp"
 #include "testing.hpp"
@@ -33,15 +34,7 @@ std::size_t grid_bytes() {
 // adds something, global adds only to merge (one per bin and block at most), and no shared word
 // added to by two warps of a block (each warp counts in words of its own).
 void check_technique(const grading::AtomicReport& report, std::size_t n) {
-  INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; the bytes: " << n);
-  CHECK(report.counts.shared_adds == n);
-  INFO("shared-memory atomicAdd calls that added 0, or no whole count (padding, not counting): "
-       << report.counts.shared_zeros);
-  CHECK(report.counts.shared_zeros == 0);
-  const unsigned long long merges = static_cast<unsigned long long>(report.blocks) * kBins;
-  INFO("global atomicAdd calls: " << report.counts.global_adds
-                                  << "; at most one per bin and block: " << merges);
-  CHECK(report.counts.global_adds <= merges);
+  grading::check_shared_adds(report, n, "the bytes", kBins);
   unsigned shared_by_warps = 0;
   for (unsigned words : report.words_of_many_warps)
     shared_by_warps += words;
