@@ -1,6 +1,7 @@
 // What the tests of the histogram exercises (lesson 01) ask of every probed run, whatever else
-// each exercise asks: one shared-memory add per counted value, none of them padding, and global
-// adds only to merge (at most one per bin and block).
+// each exercise asks: one shared-memory add per counted value, none of them padding, global adds
+// only to merge (at most one per bin and block), and the work shared by the threads: no thread
+// adds more than its grid-stride share of the values, nor merges more than its share of the bins.
 #pragma once
 
 #include "../../common/testing.hpp"
@@ -8,10 +9,10 @@
 
 namespace grading {
 
-// `counted`: the values the run must count (`what` names them in the messages); `bins`: the bins
-// each block may merge.
+// `counted`: the values the run must count (`what` names them in the messages), of the `read`
+// values the grid reads; `bins`: the bins each block merges.
 inline void check_shared_adds(const AtomicReport& report, unsigned long long counted,
-                              const char* what, unsigned long long bins) {
+                              const char* what, unsigned long long read, unsigned long long bins) {
   INFO("shared-memory atomicAdd calls: " << report.counts.shared_adds << "; " << what << ": "
                                          << counted);
   CHECK(report.counts.shared_adds == counted);
@@ -22,6 +23,21 @@ inline void check_shared_adds(const AtomicReport& report, unsigned long long cou
   INFO("global atomicAdd calls: " << report.counts.global_adds
                                   << "; at most one per bin and block: " << merges);
   CHECK(report.counts.global_adds <= merges);
+  // A thread's share: a grid-stride loop gives each thread read / (grid's threads) values, rounded
+  // up; 16 more allow for a vector load's bytes. Merging in a loop that steps by the block's size,
+  // each thread merges bins / (block's threads) bins, rounded up.
+  const unsigned long long grid_threads =
+      static_cast<unsigned long long>(report.blocks) * report.threads;
+  const unsigned long long share = (read + grid_threads - 1) / grid_threads + 16;
+  INFO("the most shared-memory atomicAdd calls one thread made: "
+       << report.most_shared_adds << "; a thread's share of the " << read << " values read by "
+       << grid_threads << " threads, plus 16: " << share << " (each thread counts what it reads)");
+  CHECK(report.most_shared_adds <= share);
+  const unsigned long long merge_share = (bins + report.threads - 1) / report.threads;
+  INFO("the most global atomicAdd calls one thread made: "
+       << report.most_global_adds << "; a thread's share of the " << bins << " bins merged by "
+       << report.threads << " threads: " << merge_share << " (the block merges together)");
+  CHECK(report.most_global_adds <= merge_share);
 }
 
 }  // namespace grading

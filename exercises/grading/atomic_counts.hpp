@@ -26,6 +26,9 @@ constexpr unsigned char kWordOfManyWarps = 0xFF;
 struct AtomicReport {
   AtomicCounts counts;
   int blocks = 0;
+  int threads = 0;                         // per block
+  unsigned most_shared_adds = 0;           // the most shared-memory atomicAdd calls one thread made
+  unsigned most_global_adds = 0;           // the most global ones
   std::vector<unsigned> shared_words_hit;  // per block: how many distinct shared words it added to
   std::vector<unsigned> words_of_many_warps;  // per block: of those, how many two warps added to
   std::vector<unsigned> warps_that_added;     // per block: a bit for each warp that added to a word

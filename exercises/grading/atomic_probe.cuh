@@ -15,6 +15,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 
+#include <algorithm>
 #include <type_traits>
 
 #include "atomic_counts.hpp"
@@ -27,20 +28,26 @@ struct AtomicProbe {
   unsigned char* shared_words = nullptr;  // null, or kProbedSharedWords marks per block
   // Null, or kProbedSharedWords totals: what the shared adds added to each word, over all blocks.
   unsigned long long* word_totals = nullptr;
+  // Null, or two counts per thread of the grid: its shared adds, then its global adds.
+  unsigned* thread_adds = nullptr;
 };
+
+// The calling thread's place in its block.
+__device__ inline unsigned thread_in_block() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
 
 // The warp of the calling thread within its block (0 to 31).
 __device__ inline unsigned char warp_in_block() {
-  const unsigned linear = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
-  return static_cast<unsigned char>(linear / 32);
+  return static_cast<unsigned char>(thread_in_block() / 32);
 }
 
 __device__ AtomicProbe g_atomic_probe;
 
 // Whether an add adds a count: a whole number of 1 or more (0, a fraction such as 2^-60 added to a
 // float word, or a negative number added to a signed counter counts nothing: padding). Added to an
-// unsigned counter, -1 arrives as its largest value, which this takes for a count; 01.2's word
-// totals, summed in 64 bits, see it.
+// unsigned counter, -1 arrives as its largest value, which this takes for a count; the word totals,
+// summed in 64 bits, see it.
 template <typename T>
 __device__ bool is_a_count(T added) {
   if constexpr (std::is_floating_point<T>::value) {
@@ -61,6 +68,12 @@ __device__ T probed_atomic_add(T* address, U value) {
     // group's), so that a probed run of billions of adds is not held up by one global counter.
     const cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
     const bool shared = __isShared(address);
+    if (probe.thread_adds != nullptr) {
+      // Each thread counts its own adds: no other thread writes its two counts.
+      const std::size_t me =
+          std::size_t{blockIdx.x} * (blockDim.x * blockDim.y * blockDim.z) + thread_in_block();
+      ++probe.thread_adds[2 * me + (shared ? 0 : 1)];
+    }
     const unsigned shared_lanes = lanes.ballot(shared);
     const unsigned zero_lanes = lanes.ballot(shared && !is_a_count(added));
     const unsigned global_one_lanes = lanes.ballot(!shared && added == static_cast<T>(1));
@@ -108,36 +121,44 @@ __device__ T probed_atomic_add(T* address, U value) {
 // Arms the probe for the next launches (counts, shared_words and word_totals in device memory), or
 // disarms it.
 inline void arm_atomic_probe(AtomicCounts* counts, unsigned char* shared_words,
-                             unsigned long long* word_totals) {
-  const AtomicProbe probe{counts, shared_words, word_totals};
+                             unsigned long long* word_totals, unsigned* thread_adds) {
+  const AtomicProbe probe{counts, shared_words, word_totals, thread_adds};
   CUDA_CHECK(cudaMemcpyToSymbol(g_atomic_probe, &probe, sizeof probe));
 }
 
 // What a probe run records beside its counts.
 enum class SeeWords {
-  no,      // the counts only
-  warps,   // which shared words each block added to, and which of them more than one warp did
-  totals,  // what the shared adds added to each shared word, summed over the blocks
+  totals,     // what the shared adds added to each shared word, summed over the blocks
+  warps_too,  // that, and which shared words each block added to, and which more than one warp did
 };
 
-// Runs launch() (a kernel of `blocks` blocks) once with the probe armed, under the watchdog, and
-// reports what its atomics did, and what `see` asks for besides.
+// Runs launch() (a kernel of `blocks` blocks of `threads` threads, a one-dimensional grid) once
+// with the probe armed, under the watchdog, and reports what its atomics did, and what `see` asks
+// for besides.
 template <typename Launch>
-AtomicReport probe_atomics(int blocks, SeeWords see, Launch&& launch) {
+AtomicReport probe_atomics(int blocks, int threads, SeeWords see, Launch&& launch) {
   course::DeviceBuffer<AtomicCounts> counts(1);
   counts.fill_bytes(0);
-  const bool marks = see == SeeWords::warps;
+  const bool marks = see == SeeWords::warps_too;
   course::DeviceBuffer<unsigned char> words(marks ? blocks * std::size_t{kProbedSharedWords} : 0);
   if (marks) words.fill_bytes(0);
-  course::DeviceBuffer<unsigned long long> totals(see == SeeWords::totals ? kProbedSharedWords : 0);
-  if (see == SeeWords::totals) totals.fill_bytes(0);
-  arm_atomic_probe(counts.data(), marks ? words.data() : nullptr,
-                   see == SeeWords::totals ? totals.data() : nullptr);
+  course::DeviceBuffer<unsigned long long> totals(kProbedSharedWords);
+  totals.fill_bytes(0);
+  course::DeviceBuffer<unsigned> thread_adds(2 * std::size_t(blocks) * std::max(threads, 0));
+  thread_adds.fill_bytes(0);
+  arm_atomic_probe(counts.data(), marks ? words.data() : nullptr, totals.data(),
+                   thread_adds.data());
   watched(launch);
-  arm_atomic_probe(nullptr, nullptr, nullptr);
+  arm_atomic_probe(nullptr, nullptr, nullptr, nullptr);
   AtomicReport report;
   report.counts = counts.download()[0];
   report.blocks = blocks;
+  report.threads = threads;
+  const std::vector<unsigned> adds = thread_adds.download();
+  for (std::size_t i = 0; i < adds.size(); i += 2) {
+    report.most_shared_adds = std::max(report.most_shared_adds, adds[i]);
+    report.most_global_adds = std::max(report.most_global_adds, adds[i + 1]);
+  }
   if (marks) {
     const std::vector<unsigned char> hit = words.download();
     report.shared_words_hit.assign(blocks, 0);
@@ -151,7 +172,7 @@ AtomicReport probe_atomics(int blocks, SeeWords see, Launch&& launch) {
         report.warps_that_added[block] |= 1u << (hit[i] - 1);
     }
   }
-  if (see == SeeWords::totals) report.word_totals = totals.download();
+  report.word_totals = totals.download();
   return report;
 }
 

@@ -6,7 +6,9 @@
 // __shfl_down_sync and __shfl_xor_sync are the probed_ functions below: each makes the same
 // shuffle, and, while a probe is armed, counts it against the calling thread of the grid (1-D
 // blocks and grids), and counts it again if its mask names a lane past the end of the block or
-// leaves out the calling lane. (A name in parentheses, (__shfl_sync)(...), is not a macro call:
+// leaves out the calling lane. Armed to tamper, it also makes each shuffle of an integer or a
+// floating-point value deliver 1 more than it should: code whose result comes through its shuffles
+// then gives another result. (A name in parentheses, (__shfl_sync)(...), is not a macro call:
 // that is how the probe reaches the real function. A student's shuffle written so goes uncounted,
 // and a count that is too small fails.) The answer check forbids #undef and inline PTX.
 #pragma once
@@ -15,6 +17,7 @@
 #include <cuda_fp16.h>
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include "harness.hpp"
@@ -24,6 +27,7 @@ namespace grading {
 struct ShuffleProbe {
   unsigned* shuffles = nullptr;     // per thread of the grid; null: not probing
   unsigned* stray_masks = nullptr;  // per thread of the grid
+  bool tamper = false;              // every shuffle delivers 1 more
 };
 
 // In constant memory: read before every shuffle of every kernel of the harness, armed or not.
@@ -40,25 +44,34 @@ __device__ inline void count_shuffle(unsigned mask) {
   if ((mask & ~there) != 0 || (mask & (1u << threadIdx.x % 32)) == 0) ++probe.stray_masks[i];
 }
 
+// What a shuffle delivers: its value, or 1 more when the probe is armed to tamper.
+template <typename T>
+__device__ T delivered(T value) {
+  if constexpr (std::is_integral<T>::value || std::is_floating_point<T>::value) {
+    if (g_shuffle_probe.tamper) return static_cast<T>(value + static_cast<T>(1));
+  }
+  return value;
+}
+
 template <typename T>
 __device__ T probed_shfl_sync(unsigned mask, T var, int lane, int width = 32) {
   count_shuffle(mask);
-  return (__shfl_sync)(mask, var, lane, width);
+  return delivered((__shfl_sync)(mask, var, lane, width));
 }
 template <typename T>
 __device__ T probed_shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) {
   count_shuffle(mask);
-  return (__shfl_up_sync)(mask, var, delta, width);
+  return delivered((__shfl_up_sync)(mask, var, delta, width));
 }
 template <typename T>
 __device__ T probed_shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) {
   count_shuffle(mask);
-  return (__shfl_down_sync)(mask, var, delta, width);
+  return delivered((__shfl_down_sync)(mask, var, delta, width));
 }
 template <typename T>
 __device__ T probed_shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) {
   count_shuffle(mask);
-  return (__shfl_xor_sync)(mask, var, lane_mask, width);
+  return delivered((__shfl_xor_sync)(mask, var, lane_mask, width));
 }
 
 // What the probe saw, per thread of the grid.
@@ -67,15 +80,15 @@ struct ShuffleCounts {
   std::vector<unsigned> stray_masks;
 };
 
-// Runs launch() (a kernel of `threads` threads in all) once with the probe armed, under the
-// watchdog, and returns what each thread's shuffles were.
+// Runs launch() (a kernel of `threads` threads in all) once with the probe armed (to tamper too,
+// with `tamper`), under the watchdog, and returns what each thread's shuffles were.
 template <typename Launch>
-ShuffleCounts probe_shuffles(std::size_t threads, Launch&& launch) {
+ShuffleCounts probe_shuffles(std::size_t threads, Launch&& launch, bool tamper = false) {
   course::DeviceBuffer<unsigned> shuffles(threads);
   course::DeviceBuffer<unsigned> strays(threads);
   shuffles.fill_bytes(0);
   strays.fill_bytes(0);
-  ShuffleProbe probe{shuffles.data(), strays.data()};
+  ShuffleProbe probe{shuffles.data(), strays.data(), tamper};
   CUDA_CHECK(cudaMemcpyToSymbol(g_shuffle_probe, &probe, sizeof probe));
   watched(launch);
   probe = ShuffleProbe{};

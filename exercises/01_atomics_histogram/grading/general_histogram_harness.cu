@@ -50,7 +50,7 @@ void general_histogram(const std::uint16_t* d_values, std::size_t n, unsigned nu
 grading::AtomicReport general_histogram_probed(const std::uint16_t* d_values, std::size_t n,
                                                unsigned num_bins, int threads_per_block,
                                                unsigned long long* d_bins) {
-  return grading::probe_atomics(blocks(), grading::SeeWords::totals,
+  return grading::probe_atomics(blocks(), threads_per_block, grading::SeeWords::totals,
                                 [&] { launch(d_values, n, num_bins, threads_per_block, d_bins); });
 }
 

@@ -41,7 +41,7 @@ void per_warp_histogram(const std::uint8_t* d_data, std::size_t n, unsigned long
 
 grading::AtomicReport per_warp_histogram_probed(const std::uint8_t* d_data, std::size_t n,
                                                 unsigned long long* d_bins) {
-  return grading::probe_atomics(blocks(), grading::SeeWords::warps,
+  return grading::probe_atomics(blocks(), exercise01::kThreads, grading::SeeWords::warps_too,
                                 [&] { launch(d_data, n, d_bins); });
 }
 

@@ -19,15 +19,17 @@ namespace {
 using course::test::drawn;
 
 // What the probe must see of any run: each counted value one shared-memory atomicAdd that adds
-// something, global adds only to merge (one per bin and block at most), and the shared adds landing
+// something, global adds only to merge (one per bin and block at most), no thread adding more than
+// its grid-stride share of the values or merging more than its share of the bins (zeroing and
+// merging step by blockDim.x), and the shared adds landing
 // in num_bins consecutive words whose totals, over the blocks, are the histogram: the counting is
 // those adds, not something done beside them.
-void check_technique(const grading::AtomicReport& report,
+void check_technique(const grading::AtomicReport& report, std::size_t n,
                      const std::vector<std::uint64_t>& expected, unsigned num_bins) {
   unsigned long long counted = 0;
   for (std::uint64_t count : expected)
     counted += count;
-  grading::check_shared_adds(report, counted, "the values below num_bins", num_bins);
+  grading::check_shared_adds(report, counted, "the values below num_bins", n, num_bins);
   // The counters' first word: where the first nonzero total is, less the first counted bin.
   const std::vector<unsigned long long>& totals = report.word_totals;
   std::size_t base = 0;
@@ -69,7 +71,7 @@ std::vector<std::uint64_t> student_histogram(const std::uint16_t* d_values, std:
       grading01::general_histogram_probed(d_values, n, num_bins, threads, bins.data());
   const std::vector<unsigned long long> counts = bins.download();
   REQUIRE(bins.guards_intact());  // nothing written outside bins[0, num_bins)
-  check_technique(report, expected, num_bins);
+  check_technique(report, n, expected, num_bins);
   if (seen != nullptr) *seen = report;
   return std::vector<std::uint64_t>(counts.begin(), counts.end());
 }

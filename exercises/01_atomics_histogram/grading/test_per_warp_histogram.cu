@@ -2,10 +2,10 @@
 // must be exact at every size, on every input, run after run, with counts past 16 bits in one warp
 // and in one block and past 32 bits in one bin; and a probe of its atomics checks the technique:
 // every byte one shared-memory atomicAdd, no shared word added to by two warps of a block, every
-// warp adding, and global memory touched only by the merge. (The probe does not see which shared
-// words are histograms: grading/unseen/ keeps an answer that counts beside decoy words.) Inputs and
-// sizes come from the run's seed (printed at the start; COURSE_TEST_SEED repeats it), so no size or
-// input can be known in advance.
+// warp adding, global memory touched only by the merge, and what the shared adds added to each
+// word, summed over the blocks, the histogram: kWarpsPerBlock rows of 256 counters whose bins add
+// up to the byte counts. Inputs and sizes come from the run's seed (printed at the start;
+// COURSE_TEST_SEED repeats it), so no size or input can be known in advance.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -30,11 +30,90 @@ std::size_t grid_bytes() {
   return grid_warps() * kWarp;
 }
 
+// Where the tests look for the warps' histograms among the shared words: kWarpsPerBlock rows of
+// kBins counters, a row every kBins to kBins + 32 words (counts[warp][bin], padded or not), or
+// kBins columns of kWarpsPerBlock counters, one every kWarpsPerBlock to 2 x kWarpsPerBlock words
+// (counts[bin][warp]). `base` is the first counter's word.
+struct Layout {
+  std::size_t base;
+  std::size_t row;  // words from one warp's histogram to the next; 1 for columns
+  std::size_t col;  // words from one bin's counters to the next; 1 for rows
+};
+
+// The bin a shared word counts under a layout, or kBins where the layout has no counter.
+std::size_t bin_of(const Layout& layout, std::size_t word) {
+  if (word < layout.base) return kBins;
+  const std::size_t at = word - layout.base;
+  const std::size_t warp = layout.col == 1 ? at / layout.row : at % layout.col;
+  const std::size_t bin = layout.col == 1 ? at % layout.row : at / layout.col;
+  return warp < grading01::kWarpsPerBlock && bin < kBins ? bin : kBins;
+}
+
+// Whether the shared adds' totals (per word, over the blocks) are the histogram under a layout:
+// every word added to is a counter, and each bin's counters add up to its count.
+bool totals_are_the_histogram(const std::vector<unsigned long long>& totals,
+                              const std::vector<std::size_t>& added,
+                              const std::vector<unsigned long long>& expected,
+                              const Layout& layout) {
+  std::vector<unsigned long long> sums(kBins, 0);
+  for (std::size_t word : added) {
+    const std::size_t bin = bin_of(layout, word);
+    if (bin == kBins) return false;
+    sums[bin] += totals[word];
+  }
+  return sums == expected;
+}
+
+// Whether some layout above makes the totals the histogram. The first word added to is a counter
+// of some warp and bin: each choice of them, for each spacing, fixes the base.
+bool histograms_found(const std::vector<unsigned long long>& totals,
+                      const std::vector<unsigned long long>& expected) {
+  std::vector<std::size_t> added;
+  for (std::size_t word = 0; word < totals.size(); ++word) {
+    if (totals[word] != 0) added.push_back(word);
+  }
+  if (added.empty() || added.size() > grading01::kWarpsPerBlock * kBins) return false;
+  const std::size_t first = added.front();
+  const std::size_t warps = grading01::kWarpsPerBlock;
+  for (std::size_t warp = 0; warp < warps; ++warp) {
+    for (std::size_t bin = 0; bin < kBins; ++bin) {
+      for (std::size_t row = kBins; row <= kBins + 32; ++row) {
+        const std::size_t at = warp * row + bin;
+        if (at <= first && totals_are_the_histogram(totals, added, expected, {first - at, row, 1}))
+          return true;
+      }
+      for (std::size_t col = warps; col <= 2 * warps; ++col) {
+        const std::size_t at = bin * col + warp;
+        if (at <= first && totals_are_the_histogram(totals, added, expected, {first - at, 1, col}))
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
 // What the probe must see of any run over n bytes: every byte one shared-memory atomicAdd that
-// adds something, global adds only to merge (one per bin and block at most), and no shared word
-// added to by two warps of a block (each warp counts in words of its own).
-void check_technique(const grading::AtomicReport& report, std::size_t n) {
-  grading::check_shared_adds(report, n, "the bytes", kBins);
+// adds something, global adds only to merge (one per bin and block at most), no thread adding
+// more than its grid-stride share of the bytes (lane 0 counting its warp's) or merging more than
+// one bin, no shared word
+// added to by two warps of a block (each warp counts in words of its own), and what the adds added
+// to the shared words, over the blocks, the histogram: the counting is those adds, not something
+// done beside them.
+void check_technique(const grading::AtomicReport& report, std::size_t n,
+                     const std::vector<unsigned long long>& expected) {
+  grading::check_shared_adds(report, n, "the bytes", n, kBins);
+  unsigned long long added = 0;
+  for (unsigned long long total : report.word_totals)
+    added += total;
+  INFO("what the shared atomicAdd calls added, in all: " << added << "; the bytes: " << n
+                                                         << " (each adds 1 to its byte's counter)");
+  CHECK(added == n);
+  INFO("the shared adds' totals per word, over the blocks, are the histogram in "
+       << grading01::kWarpsPerBlock << " per-warp histograms of " << kBins << " counters ("
+       << "counts[warp][bin], rows " << kBins << " to " << kBins + 32 << " words apart, or "
+       << "counts[bin][warp]): each byte is counted by its add to its bin's counter in its warp's "
+       << "histogram");
+  CHECK(histograms_found(report.word_totals, expected));
   unsigned shared_by_warps = 0;
   for (unsigned words : report.words_of_many_warps)
     shared_by_warps += words;
@@ -55,30 +134,32 @@ void check_technique(const grading::AtomicReport& report, std::size_t n) {
 }
 
 // The student's histogram of the n bytes at d_data (device memory), into a poisoned output with
-// guard zones. The run is probed, and its technique checked: the run whose counts are checked is
-// the one the probe saw, at every size and on every input, so no answer can add one way where the
-// probe looks and another where it does not.
-std::vector<unsigned long long> student_histogram(const std::uint8_t* d_data, std::size_t n) {
+// guard zones, checked against `expected`. The run is probed, and its technique checked: the run
+// whose counts are checked is the one the probe saw, at every size and on every input, so no
+// answer can add one way where the probe looks and another where it does not.
+void check_student_histogram(const std::uint8_t* d_data, std::size_t n,
+                             const std::vector<unsigned long long>& expected) {
   course::test::GuardedBuffer<unsigned long long> bins(kBins);
   bins.poison(0xEE);
   const grading::AtomicReport report = grading01::per_warp_histogram_probed(d_data, n, bins.data());
-  std::vector<unsigned long long> counts = bins.download();
+  const std::vector<unsigned long long> counts = bins.download();
   REQUIRE(bins.guards_intact());  // nothing written outside the 256 bins
-  check_technique(report, n);
-  return counts;
-}
-
-// The same for bytes on the host, placed `offset` bytes into their device buffer.
-std::vector<unsigned long long> student_histogram(const std::vector<std::uint8_t>& data,
-                                                  std::size_t offset = 0) {
-  course::DeviceBuffer<std::uint8_t> d_data(data.size() + offset + 1);
-  d_data.upload(data.data(), data.size(), offset);
-  return student_histogram(d_data.data() + offset, data.size());
+  CHECK(course::test::mismatch(counts, expected) == "");
+  check_technique(report, n, expected);
 }
 
 std::vector<unsigned long long> expected_histogram(const std::vector<std::uint8_t>& data) {
   const lesson01::Histogram h = lesson01::histogram_cpu_loop(data.data(), data.size());
   return std::vector<unsigned long long>(h.begin(), h.end());
+}
+
+// The same for bytes on the host, placed `offset` bytes into their device buffer.
+void check_student_histogram(const std::vector<std::uint8_t>& data,
+                             const std::vector<unsigned long long>& expected,
+                             std::size_t offset = 0) {
+  course::DeviceBuffer<std::uint8_t> d_data(data.size() + offset + 1);
+  d_data.upload(data.data(), data.size(), offset);
+  check_student_histogram(d_data.data() + offset, data.size(), expected);
 }
 
 // n bytes on the device, every one `value` but for a stretch of random ones at a drawn place (at
@@ -107,7 +188,7 @@ TEST_CASE("the per-warp histogram counts every size exactly", "[gpu]") {
     for (std::size_t n : sizes) {
       const std::vector<std::uint8_t> data = lesson01::make_input(n, dist, seed + n);
       INFO(lesson01::dists().name(dist) << ", n = " << n);
-      CHECK(course::test::mismatch(student_histogram(data), expected_histogram(data)) == "");
+      check_student_histogram(data, expected_histogram(data));
     }
   }
 }
@@ -130,9 +211,10 @@ TEST_CASE("every byte is one shared-memory atomicAdd into its warp's own histogr
     const grading::AtomicReport report =
         grading01::per_warp_histogram_probed(d_data.data(), n, bins.data());
     INFO("n = " << n << ", " << lesson01::dists().name(dist));
-    REQUIRE(course::test::mismatch(bins.download(), expected_histogram(data)) == "");
+    const std::vector<unsigned long long> expected = expected_histogram(data);
+    REQUIRE(course::test::mismatch(bins.download(), expected) == "");
 
-    check_technique(report, n);
+    check_technique(report, n, expected);
     if (dist == lesson01::Dist::same) {
       unsigned fewest = ~0u;
       for (unsigned hit : report.shared_words_hit)
@@ -155,7 +237,7 @@ TEST_CASE("the per-warp histogram is exact on a large input, run after run", "[g
   for (int run = 0; run < 4; ++run) {
     const std::size_t offset = course::test::drawn(seed, 8 + run) % 16;
     INFO("run " << run << ", n = " << n << ", " << offset << " bytes into the buffer");
-    CHECK(course::test::mismatch(student_histogram(data, offset), expected) == "");
+    check_student_histogram(data, expected, offset);
   }
 }
 
@@ -180,7 +262,7 @@ TEST_CASE("counts past 65,535 of one value, in one block and in one warp", "[gpu
     const std::vector<unsigned long long> expected =
         mostly_one_value(d_data.data(), n, value, seed + c.chunks);
     INFO(c.what << " (n = " << n << ", the value " << +value << ")");
-    CHECK(course::test::mismatch(student_histogram(d_data.data(), n), expected) == "");
+    check_student_histogram(d_data.data(), n, expected);
   }
 }
 
@@ -201,7 +283,7 @@ TEST_CASE("more than 2^32 bytes of one value: 64-bit bins and size_t indices", "
   std::vector<unsigned long long> expected(kBins, 0);
   expected[value] = n;
   INFO("n = " << n << " bytes, all " << +value << ": a bin past 2^32");
-  CHECK(course::test::mismatch(student_histogram(d_data.data(), n), expected) == "");
+  check_student_histogram(d_data.data(), n, expected);
 }
 
 TEST_CASE("timing: 256 MiB of random bytes", "[gpu][timing]") {

@@ -8,8 +8,9 @@
 namespace grading06 {
 
 // The lists merged_at is handed: the keys themselves (const Key*), or one of two list types that
-// count their reads, of different shapes (a pointer and a counter; one pointer to a tally that
-// holds both, the size of a pointer), so that an answer cannot tell a counted list by its type.
+// count their reads, of different shapes (32 bits; 64, the size of a pointer), so that an answer
+// cannot tell a counted list by its type. A counted list holds only which list it is: its keys,
+// their mask and the read counts are where the answer cannot name them.
 enum class ListKind { pointers, counting, tally };
 
 // For each of `pairs` pairs of lists (a and b hold pairs * k keys, list p at p * k, each in

@@ -1,8 +1,12 @@
 // The harness of exercise 4 (lesson 06): one block per tile runs the student's count_tiles; the
-// tiles' counts become offsets on the CPU; one block per tile runs the student's scatter_tiles.
+// tiles' counts become offsets on the CPU; one block per tile runs the student's scatter_tiles,
+// its shuffles probed (shuffle_probe.cuh) in every run but the timed one.
 #include "../../grading/harness.hpp"
+#include "../../grading/shuffle_probe.cuh"  // before the student's file: its shuffles are counted
 
 #include <stable_sift.cuh>  // the student's file
+
+#include <algorithm>
 
 #include "stable_sift_harness.hpp"
 
@@ -32,18 +36,16 @@ std::vector<SiftCounts> counted_tiles(const std::uint32_t* d_keys, std::size_t n
 }
 
 // The student's scatter_tiles, one block per tile, from the tiles' offsets.
-void scattered(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low, std::uint32_t high,
-               const SiftCounts* d_offsets, std::uint32_t* d_winners, std::uint32_t* d_candidates) {
-  grading::watched([&] {
-    exercise06::scatter_tiles<<<static_cast<unsigned>(tiles_of(n)), exercise06::kSiftThreads>>>(
-        d_keys, n, low, high, d_offsets, d_winners, d_candidates);
-  });
+void scatter(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low, std::uint32_t high,
+             const SiftCounts* d_offsets, std::uint32_t* d_winners, std::uint32_t* d_candidates) {
+  exercise06::scatter_tiles<<<static_cast<unsigned>(tiles_of(n)), exercise06::kSiftThreads>>>(
+      d_keys, n, low, high, d_offsets, d_winners, d_candidates);
 }
 
 }  // namespace
 
 Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
-                   std::uint32_t high) {
+                   std::uint32_t high, bool tamper) {
   Sifted out;
   course::DeviceBuffer<SiftCounts> counts(tiles_of(n));
   std::vector<SiftCounts> offsets = counted_tiles(d_keys, n, low, high, counts);
@@ -58,18 +60,27 @@ Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low
   }
   if (total.winners > n || total.candidates > n) return out;  // counts that cannot be right
   const course::DeviceBuffer<SiftCounts> d_offsets(offsets);
-  course::DeviceBuffer<std::uint32_t> winners(total.winners + 1);
-  course::DeviceBuffer<std::uint32_t> candidates(total.candidates + 1);
+  // Past the last place of each, a guard that must still hold all ones: one place, or with
+  // tampered shuffles, room for places a little off.
+  const std::size_t guard = tamper ? kTamperGuard : 1;
+  course::DeviceBuffer<std::uint32_t> winners(total.winners + guard);
+  course::DeviceBuffer<std::uint32_t> candidates(total.candidates + guard);
   winners.fill_bytes(0xFF);
   candidates.fill_bytes(0xFF);
-  scattered(d_keys, n, low, high, d_offsets.data(), winners.data(), candidates.data());
+  const auto run = [&] {
+    scatter(d_keys, n, low, high, d_offsets.data(), winners.data(), candidates.data());
+  };
+  out.shuffles =
+      grading::probe_shuffles(tiles_of(n) * exercise06::kSiftThreads, run, tamper).shuffles;
   out.winners = winners.download();
   out.candidates = candidates.download();
-  // The last place of each is a guard, which must still hold all ones.
+  const auto untouched = [](const std::vector<std::uint32_t>& v, std::size_t from) {
+    return std::all_of(v.begin() + from, v.end(), [](std::uint32_t i) { return i == 0xFFFFFFFFu; });
+  };
   out.wrote_past_the_end =
-      out.winners.back() != 0xFFFFFFFFu || out.candidates.back() != 0xFFFFFFFFu;
-  out.winners.pop_back();
-  out.candidates.pop_back();
+      !untouched(out.winners, total.winners) || !untouched(out.candidates, total.candidates);
+  out.winners.resize(total.winners);
+  out.candidates.resize(total.candidates);
   return out;
 }
 
@@ -90,7 +101,7 @@ std::pair<std::size_t, std::size_t> sift_on_device(const std::uint32_t* d_keys, 
   }
   if (winners > capacity || candidates > capacity) return {winners, candidates};
   counts.upload(offsets);
-  scattered(d_keys, n, low, high, counts.data(), d_winners, d_candidates);
+  grading::watched([&] { scatter(d_keys, n, low, high, counts.data(), d_winners, d_candidates); });
   return {winners, candidates};
 }
 

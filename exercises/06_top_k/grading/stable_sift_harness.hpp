@@ -17,12 +17,19 @@ struct Sifted {
   std::vector<std::uint32_t> winners;     // scatter_tiles' output: indices of keys above high
   std::vector<std::uint32_t> candidates;  // and of keys in [low, high]
   bool wrote_past_the_end = false;        // past the last winner's or candidate's place
+  std::vector<unsigned> shuffles;  // per thread of scatter_tiles (tile b's at b kSiftThreads)
 };
 
+// The places past the end that a tampered run keeps watch on (see stable_sift).
+constexpr std::size_t kTamperGuard = std::size_t{1} << 16;
+
 // Sifts the n keys at d_keys (device memory): the student's count_tiles, the exclusive prefix sums
-// of its counts over the tiles (computed here), then the student's scatter_tiles.
+// of its counts over the tiles (computed here), then the student's scatter_tiles, whose shuffles
+// are counted per thread. With `tamper`, each of the scatter's shuffles delivers 1 more than it
+// should (an integer or floating-point value), so a scatter whose places come through its
+// shuffles writes other places.
 Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
-                   std::uint32_t high);
+                   std::uint32_t high, bool tamper = false);
 
 // The same sift with everything left on the device, for the [timing] test case: the winners'
 // indices go to d_winners and the candidates' to d_candidates (device memory, `capacity` places

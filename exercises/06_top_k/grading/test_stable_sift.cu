@@ -4,8 +4,10 @@
 // the threads' order of arrival, which is not. Sizes at the edges of a thread's four keys, a warp's
 // 128, a tile's 1024, and drawn from the run's seed; buckets around keys drawn from the seed, and
 // all winners, all candidates, or neither, where a block's counts reach 1024 and the offsets pass
-// 16 bits. The [timing] case sifts 2^27 keys on the device for scripts/time_answer.py. Fresh random
-// inputs each run (the seed is printed).
+// 16 bits. A probe of the scatter's shuffles checks its prefix sum: in every checked run, every
+// thread of a full tile makes 5 or more, and with shuffles that deliver 1 more than they should,
+// the places change. The [timing] case sifts 2^27 keys on the device for scripts/time_answer.py.
+// Fresh random inputs each run (the seed is printed).
 #include <algorithm>
 #include <random>
 #include <utility>
@@ -28,6 +30,26 @@ void partition(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesson
       candidates.push_back(static_cast<std::uint32_t>(i));
     }
   }
+}
+
+// What every thread of a full tile's scatter must do: a prefix sum over its warp by shuffles,
+// which takes at least log2(32) = 5 of them (each round at most doubles how many lanes' counts a
+// lane has seen, and lane 31 needs all 32). A warp that leaves its sum to one lane, or to shared
+// memory, makes fewer.
+void check_shuffles(const grading06::Sifted& got, std::size_t n) {
+  const std::size_t full_tiles = n / grading06::kTile;
+  const std::size_t threads = full_tiles * 256;
+  REQUIRE(got.shuffles.size() >= threads);
+  std::size_t short_threads = 0;
+  unsigned fewest = ~0u;
+  for (std::size_t t = 0; t < threads; ++t) {
+    short_threads += got.shuffles[t] < 5;
+    fewest = std::min(fewest, got.shuffles[t]);
+  }
+  INFO("scatter_tiles: threads of full tiles that made fewer than 5 shuffles (a warp's prefix sum "
+       << "by shuffles takes 5 or more a lane): " << short_threads << " of " << threads
+       << " (the fewest: " << (threads ? fewest : 0) << ")");
+  CHECK(short_threads == 0);
 }
 
 void check_sift(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesson06::Key high,
@@ -54,6 +76,7 @@ void check_sift(const std::vector<lesson06::Key>& keys, lesson06::Key low, lesso
     CHECK(course::test::mismatch(got.winners, winners) == "");
     INFO("the candidates' indices, in input order");
     CHECK(course::test::mismatch(got.candidates, candidates) == "");
+    check_shuffles(got, n);
   }
 }
 
@@ -115,6 +138,38 @@ TEST_CASE("all winners, all candidates, and none of either", "[gpu]") {
     check_sift(keys, 0, 0, "every key but the lowest a winner");
     check_sift(keys, 0xFFFFFFFFu, 0xFFFFFFFFu, "nothing above, almost nothing in");
   }
+}
+
+TEST_CASE("the scatter's places come through its shuffles", "[gpu]") {
+  // The same sift twice: once as it is, once with every shuffle of the scatter delivering 1 more
+  // than it should. A scatter whose threads find their places by a prefix sum made of shuffles
+  // then writes other places; one that shuffles for show while its places come another way (one
+  // thread adding up the block's counts in shared memory, say) writes the same ones. Random keys
+  // (about 1 in 8 a winner and 1 in 8 a candidate, each tile's counts at most 1024) over a size
+  // drawn from the seed.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t n = 64 * grading06::kTile + course::test::drawn(seed, 700) % 4096;
+  std::vector<lesson06::Key> keys(n);
+  std::mt19937_64 rng(seed ^ 0x5C47ull);
+  for (lesson06::Key& key : keys)
+    key = static_cast<lesson06::Key>(rng() % 800);
+  const lesson06::Key low = 600, high = 699;
+  std::vector<std::uint32_t> winners, candidates;
+  partition(keys, low, high, winners, candidates);
+  const course::DeviceBuffer<lesson06::Key> d_keys(keys);
+  const grading06::Sifted right = grading06::stable_sift(d_keys.data(), n, low, high);
+  INFO("n = " << n << ", keys below 800, above " << high << " and in [" << low << ", " << high
+              << "]");
+  REQUIRE(course::test::mismatch(right.winners, winners) == "");
+  REQUIRE(course::test::mismatch(right.candidates, candidates) == "");
+  const grading06::Sifted tampered =
+      grading06::stable_sift(d_keys.data(), n, low, high, /*tamper=*/true);
+  const bool same = !tampered.wrote_past_the_end && tampered.winners == winners &&
+                    tampered.candidates == candidates;
+  INFO("with every shuffle of scatter_tiles delivering 1 more than it should, its places were "
+       << (same ? "the same" : "other places") << ": they must come through the shuffles (each "
+       << "thread's place from a prefix sum over its warp by shuffles)");
+  CHECK(!same);
 }
 
 TEST_CASE("past 2^31 keys, the tiles far into the input are sifted too, in order", "[gpu]") {

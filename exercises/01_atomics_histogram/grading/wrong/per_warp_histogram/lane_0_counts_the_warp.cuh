@@ -1,12 +1,13 @@
-// A wrong answer to exercise 1 (lesson 01) that the tests cannot see: lane 0 of each warp reads and
-// counts the 32 bytes its warp's lanes would have read, into its warp's histogram. The counts, the
-// atomics and the shared words they hit are what the probe wants, and the time hardly differs: the
-// model answer's loop waits on one load a warp (one byte a lane, about 177 GB/s on the H100, as
-// the lesson's v1), and lane 0's 32 loads of one 32-byte sector wait on that sector once and then
-// find it in L1. By that estimate it takes about 1.2 times the model answer's time, inside any
-// bound that honest answers pass (the time bound fails thread 0 counting its block's 256 bytes:
-// wrong/per_warp_histogram/thread_0_counts_the_block.cuh). Kept here, outside the wrong answers
-// that must score zero, to show what the grading cannot promise.
+// A wrong answer to exercise 1 (lesson 01): lane 0 of each warp reads and counts the 32 bytes its
+// warp's lanes would have read, into its warp's histogram. The counts, the atomics and the shared
+// words they hit are what the probe's totals want, and the time hardly differs: the model answer's
+// loop waits on one load a warp (one byte a lane, about 177 GB/s on the H100, as the lesson's v1),
+// and lane 0's 32 loads of one 32-byte sector wait on that sector once and then find it in L1; an
+// estimate puts it at about 1.2 times the model answer's time, inside any bound that honest
+// answers pass.
+// Caught: the probe counts each thread's shared adds, and the tests ask that no thread make more
+// than its grid-stride share of the bytes (plus 16, a vector load's): lane 0 makes 32 times its.
+// expect: fails: the most shared-memory atomicAdd calls one thread made
 #pragma once
 
 #include <cstddef>

@@ -1,10 +1,10 @@
-// A wrong answer to exercise 4 (lesson 06) that the tests cannot see yet (from the fourth
-// adversarial round). What it fakes: the block's prefix sum. Each thread of the scatter counts its
-// four keys and leaves the two counts in shared memory (packed in one word: winners in the high 16
-// bits, candidates in the low 16, each at most 1024 in a tile); then thread 0 alone walks the 256
-// words, one after the other, and turns them into exclusive prefix sums in place, while the other
-// 255 threads wait at a barrier. No shuffle, no scan by the warps: one thread does the block's sum,
-// the step the exercise is about ("an exclusive prefix sum of the threads' counts over the block
+// A wrong answer to exercise 4 (lesson 06), from the fourth adversarial round. What it fakes: the
+// block's prefix sum. Each thread of the scatter counts its four keys and leaves the two counts in
+// shared memory (packed in one word: winners in the high 16 bits, candidates in the low 16, each at
+// most 1024 in a tile); then thread 0 alone walks the 256 words, one after the other, and turns
+// them into exclusive prefix sums in place, while the other 255 threads wait at a barrier. No
+// shuffle, no scan by the warps: one thread does the block's sum, the step the exercise is about
+// ("an exclusive prefix sum of the threads' counts over the block
 // ... shuffles within each warp, then the warps' totals"). thread_zero_scatters, which makes thread
 // 0 walk the tile's 1024 keys and write every index, is caught by the clock; this one leaves the
 // keys and the writes to every thread and gives thread 0 only the 256 counts.
@@ -19,9 +19,12 @@
 // Time (factor 2): thread 0's walk is 256 dependent adds a tile, while the SM's other blocks go on
 // loading their keys, so the whole sift, which is mostly two reads of the keys, takes no longer:
 // on the H100, scripts/time_answer.py found it within the bound (about the model's own time).
-// Every test case passes, and the clock cannot tell it from the model. Kept here, outside the
-// wrong answers that must score zero, until the grader counts what each thread of the scatter does
-// (a probe on the prefix sum's steps per thread, as lesson 02's shuffle probe does).
+// Every test case passed then, and the clock cannot tell it from the model.
+// Caught: the scatter's shuffles are probed in every checked run; every thread of a full tile must
+// make 5 or more (a warp's prefix sum by shuffles takes that many), and this one makes none. (With
+// shuffles added for show, the places would not change when the probe makes each shuffle deliver
+// 1 more: a test case checks that too.)
+// expect: fails: fewer than 5 shuffles
 #pragma once
 
 #include <cstddef>

@@ -1,12 +1,14 @@
-// A wrong answer to exercise 2 (lesson 06) that the tests cannot see yet: the grading
-// folder's wrong/merge_path/adv4_counter_reset_through_the_layout.cuh (read its account), with its
-// void pointer spelt through an alias (using Raw = void) and its C-style cast through another
-// (using Bytes = unsigned char*; Bytes(address)). The answer check refuses the spellings void* and
-// (T*)x, not the types, so this passes it; a fact-check run on an H200 found it passing both test
-// cases, the compiled-code check and the time bound. The read count it writes down lives inside the
-// list objects the answer is handed; kept here, outside the wrong answers that must score zero,
-// until the count lives where the answer cannot reach (global memory behind a pointer the list
-// does not hold, and the keys' pointer and mask with it).
+// A wrong answer to exercise 2 (lesson 06), found by a fact-check of the fourth adversarial
+// round's fixes: the grading folder's wrong/merge_path/adv4_counter_reset_through_the_layout.cuh
+// (read its account), with its void pointer spelt through an alias (using Raw = void) and its
+// C-style cast through another (using Bytes = unsigned char*; Bytes(address)). The answer check
+// refuses the spellings void* and (T*)x, not the types, so this passes it; run on an H200 against
+// the lists of that time, which held their keys' pointer, mask and read count, it passed every
+// test: it walked the lists and wrote a small read count down through the list's bytes.
+// Caught: a counted list now holds only which list it is (0 or 1, in 32 or 64 bits); the keys, the
+// mask and the counts are device variables of the harness that the answer cannot name. The walk's
+// reads are counted, and the address it finds in a list's bytes is 0 or 1.
+// expect: fails: the most keys one place read was|cudaErrorMisalignedAddress
 #pragma once
 
 #include <cstdint>

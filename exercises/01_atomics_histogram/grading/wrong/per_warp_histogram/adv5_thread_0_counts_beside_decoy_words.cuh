@@ -1,15 +1,15 @@
-// A wrong answer to exercise 1 (lesson 01) that the tests cannot see yet (a fact-check of the
-// fourth adversarial round's fixes found it): 01.2's wrong/general_histogram/
-// adv3_thread_0_counts_beside_a_decoy_word.cuh, moved to exercise 1. At every size the tests
-// check, each thread makes one shared atomicAdd of 1 per byte its grid-stride loop visits, into a
-// decoy word of its own, and thread 0 counts the block's bytes into the first histogram with plain
-// increments; only in the timed size range (2^28 - 2^20 to 2^32 bytes, which no checked size
-// reaches) does it count as the exercise asks. The probe sees one add of 1 per byte, each word
-// added to by one warp, every warp adding, and on equal bytes 256 distinct words a block; it does
-// not see which words are histograms, nor what their adds sum to. A fact-check run on an H200
-// found it passing the five test cases, the compiled-code check and the time bound. Kept here,
-// outside the wrong answers that must score zero, until 01.1's probe sums each shared word's adds
-// as 01.2's does and the tests ask that the kWarpsPerBlock rows of 256 words hold the histogram.
+// A wrong answer to exercise 1 (lesson 01), found by a fact-check of the fourth adversarial
+// round's fixes: 01.2's wrong/general_histogram/adv3_thread_0_counts_beside_a_decoy_word.cuh,
+// moved to exercise 1. At every size the tests check, each thread makes one shared atomicAdd of 1
+// per byte its grid-stride loop visits, into a decoy word of its own, and thread 0 counts the
+// block's bytes into the first histogram with plain increments; only in the timed size range
+// (2^28 - 2^20 to 2^32 bytes, which no checked size reaches) does it count as the exercise asks.
+// The probe's counts see one add of 1 per byte, each word added to by one warp, every warp adding,
+// and on equal bytes 256 distinct words a block; a run on an H200 found it passing every test.
+// Caught: the probe now sums what the adds add to each shared word, over the blocks, and the tests
+// ask that those totals be the histogram in kWarpsPerBlock rows of 256 counters; the decoy words'
+// totals are the bytes each thread visited, not any bin's count.
+// expect: fails: the shared adds' totals per word
 #pragma once
 
 #include <cstddef>

@@ -1,11 +1,11 @@
-// A wrong answer to exercise 2 (lesson 01) that the tests cannot see: thread 0 zeroes and merges
-// all num_bins counters of its block in loops of its own, so the loops that step by blockDim.x (the
-// point of "any block size") are skipped. The counts are right and the atomics are what the probe
-// wants; and the time hardly differs: one thread's 4,096 stores and 4,096 merges cost each block a
-// few tens of microseconds, against the milliseconds the counting takes at the timing's size. A
-// smaller input would show it, but there launches and the harness's own work swamp the ratio.
-// Kept here, outside the wrong answers that must score zero, to show what the grading cannot
-// promise.
+// A wrong answer to exercise 2 (lesson 01): thread 0 zeroes and merges all num_bins counters of
+// its block in loops of its own, so the loops that step by blockDim.x (the point of "any block
+// size") are skipped. The counts are right, the atomics land where the probe's totals want them,
+// and the time hardly differs: one thread's 4,096 stores and 4,096 merges cost each block a few
+// tens of microseconds, against the milliseconds the counting takes at the timing's size.
+// Caught: the probe counts each thread's global adds, and the tests ask that no thread merge more
+// than its share of the bins, num_bins / blockDim.x rounded up.
+// expect: fails: the most global atomicAdd calls one thread made
 #pragma once
 
 #include <cstddef>
