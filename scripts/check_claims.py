@@ -11,7 +11,10 @@ lists each claim of its parts with what checked it. The check fails when:
 - a part quotes a source (the text between 「 and 」, on one line) in words that no record of the
   claims files holds for that part, or leaves out the translation recorded with it;
 - a record's quotation is missing from a part it names;
-- a part holds Chinese text outside a quotation (docs/glossary.md, whose rows are terms, aside);
+- a part holds Chinese text outside a quotation (docs/glossary.md, whose rows are terms, the
+  Chinese twins X.zh-CN.md, and an English part's link [简体中文](X.zh-CN.md) aside);
+- a Chinese twin lacks a quotation recorded for its English part, or quotes words no record of
+  its English part holds (its reader needs no translation, so none is asked of it);
 - a lesson has no claims file.
 
 A record is a row of a claims file's "## Quotations" table:

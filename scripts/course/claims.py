@@ -1,5 +1,7 @@
 """The claims files' check (scripts/check_claims.py): each file of docs/claims/ names results that
-exist, and every Chinese quotation in the course's text matches its record."""
+exist, and every Chinese quotation in the course's text matches its record. A Chinese twin
+(X.zh-CN.md, scripts/check_translations.py) is Chinese throughout; its quotations are checked
+against the records of its English part X.md, which it must quote word for word too."""
 
 import glob
 import os
@@ -7,6 +9,7 @@ import re
 import tempfile
 
 from course.paths import ROOT
+from course.translations import SUFFIX, ZH_LINK, english_of
 
 CLAIMS_DIR = "docs/claims"
 EXEMPT = {"docs/glossary.md"}  # its Chinese is terms, not quotations
@@ -17,8 +20,9 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 def parts(root):
     """The files whose sentences the claims cover, relative to root."""
-    found = ["README.md"] if os.path.isfile(os.path.join(root, "README.md")) else []
-    for pattern in ("docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.md"):
+    found = [p for p in ("README.md", "README" + SUFFIX) if os.path.isfile(os.path.join(root, p))]
+    for pattern in ("docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.md",
+                    "solutions/*/ANSWERS" + SUFFIX):
         found += sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, pattern)))
     return found
 
@@ -100,17 +104,28 @@ def problems(root):
             elif translation != "-" and squeeze(translation) not in squeeze(texts[part]):
                 out.append(f"{part}: quotation {rid} lacks its recorded translation "
                            f"\"{translation}\"")
+            # The Chinese twin of a part quotes the source as the part does (its reader needs
+            # no translation): a record of X.md holds for X.zh-CN.md too.
+            twin = part[:-len(".md")] + SUFFIX
+            if twin in texts and f"「{original}」" not in texts[twin]:
+                out.append(f"{twin}: quotation {rid} of {path} (for its English twin {part}) is "
+                           f"not there word for word: 「{original}」")
     for part, text in texts.items():
+        chinese = part.endswith(SUFFIX)
         for line_no, line in enumerate(text.splitlines(), 1):
             if line.count("「") != line.count("」"):
                 out.append(f"{part}:{line_no}: a quotation must open and close on one line")
         for m in QUOTE.finditer(text):
-            if not any(m.group(1) == r[2] and part in r[4] for r in records):
+            if not any(m.group(1) == r[2] and (part in r[4] or chinese and english_of(part) in r[4])
+                       for r in records):
                 line_no = text.count("\n", 0, m.start()) + 1
                 out.append(f"{part}:{line_no}: 「{m.group(1)}」 differs from every quotation "
-                           f"recorded for this part in {CLAIMS_DIR}/")
-        if part not in EXEMPT:
-            bare = QUOTE.sub("", text)
+                           f"recorded for this part{' or its English twin' if chinese else ''} in "
+                           f"{CLAIMS_DIR}/ (a Chinese page quotes with “ ”; 「 」 is for a "
+                           "source's words)")
+        if part not in EXEMPT and not chinese:
+            # The link to the Chinese twin, [简体中文](X.zh-CN.md), is the one Chinese allowed.
+            bare = ZH_LINK.sub("", QUOTE.sub("", text))
             for m in CJK.finditer(bare):
                 line_no = bare.count("\n", 0, m.start()) + 1
                 out.append(f"{part}:{line_no}: Chinese text outside a quotation 「...」")
@@ -153,6 +168,15 @@ def selftest():
         "a quotation broken over two lines": (
             {"lessons/01_x/README.md": part.replace("不用变", "不用\n变")}, True),
         "a lesson without a claims file": ({"lessons/02_y/README.md": "# Lesson 02\n"}, True),
+        "an English part's link to its Chinese twin": (
+            {"lessons/01_x/README.md": "[简体中文](README.zh-CN.md)\n\n" + part}, False),
+        "a Chinese twin quoting as its English part does": (
+            {"lessons/01_x/README.zh-CN.md": f"博客写道「{quote}」。\n"}, False),
+        "a Chinese twin whose quotation differs from its English part's record": (
+            {"lessons/01_x/README.zh-CN.md": f"博客写道「{quote.replace('不用变', '不要变')}」。\n"},
+            True),
+        "a Chinese twin without its English part's quotation": (
+            {"lessons/01_x/README.zh-CN.md": "博客写道：其他的地方不用变。\n"}, True),
     }
     ok = True
     for name, (change, expect) in cases.items():

@@ -41,7 +41,11 @@ RESULTS_DIR = re.compile(r"<!-- results-dir: (\S+) -->")
 
 # The Markdown files that may hold generated parts, relative to the repository: bench.py
 # regenerates them all, and the cpu test (results.py check --all) checks them all.
-MARKDOWN = ("README.md", "docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.md")
+# The Chinese twins (X.zh-CN.md, issue 46) carry the same markers as their English files, so the
+# same figures are generated in both; "*.md" already matches them, and the two names below add
+# the twins of README.md and ANSWERS.md.
+MARKDOWN = ("README.md", "README.zh-CN.md", "docs/*.md", "lessons/*/*.md",
+            "solutions/*/ANSWERS.md", "solutions/*/ANSWERS.zh-CN.md")
 
 
 def markdown_files():
@@ -364,8 +368,12 @@ def ratio_problems(text):
 
 # A figure with a unit: a number, then ms, µs, ns, GB/s, TB/s, G/s, keys/s, or a ratio or share
 # written onto it (10×, 3.9x, 98%). Outside the generated blocks and values it was typed by hand.
-FIGURE = re.compile(r"(?<![\w.^/+-])(\d[\d,]*(?:\.\d+)?)(?:\s?(?:ms|µs|us|ns|[GMT]B/s|G/s|"
-                    r"[GM]\s?keys/s|G keys/s)\b|(?:×|x\b|%))")
+# A Chinese character next to a figure is not part of a word ("耗时 0.5ms的" holds a figure), so
+# the edges are "no letter, digit or _ but CJK" rather than \w and \b.
+_WORD = r"[^\W\u3400-\u9fff\uf900-\ufaff]"
+FIGURE = re.compile(r"(?<![.^/+-])(?<!" + _WORD + r")(\d[\d,]*(?:\.\d+)?)(?:\s?(?:ms|µs|us|ns|"
+                    r"[GMT]B/s|G/s|[GM]\s?keys/s|G keys/s)(?!" + _WORD + r")|(?:×|x(?!" + _WORD +
+                    r")|%|％))")
 # Figures that are constants, definitions or arithmetic, not measurements: allowed anywhere.
 CONSTANT_FIGURES = {
     "100%",  # the copy's bandwidth, by definition
@@ -432,6 +440,7 @@ def selftest(lessons):
         clean = [f"took <!--v {csv_path} v1 median_ms-->?<!--/v--> ms",
                  f"lost <!--l {log_path} /\\(([0-9.]+)% lost/-->?<!--/l-->% of it",
                  "the blog's <!--s-->150.1 ms<!--/s-->", "the NaN 0x7FFFFFFF", "2^24 floats"]
+        typed += ["耗时0.5ms的", "快了3.9x，", "占98％", "约425 GB/s。"]  # figures in Chinese prose
         ok = ok and all(unmarked_figures(t) for t in typed)
         ok = ok and not any(unmarked_figures(regenerate(t, page)) for t in clean)
         ok = ok and ">12.0<" in regenerate(clean[1], page)

@@ -1,0 +1,340 @@
+"""The Chinese twins' check (scripts/check_translations.py): every X.zh-CN.md beside an X.md is
+the same page in simplified Chinese, kept in step with it (issue 46).
+
+For each pair:
+- parity: the same heading levels in the same order, the same pictures (image links), the same
+  HTML comments (the generated markers' opening and closing comments, exactly; the
+  translated-from comment aside), the same fenced code blocks (byte for byte) and as many check
+  questions (<details> blocks) as the English;
+- staleness: the Chinese file's first lines hold `<!-- translated-from: X.md @ <commit> -->`,
+  and the English file is unchanged since that commit (`git diff --quiet <commit> -- X.md`);
+  without git, or without the commit, the check says so and fails;
+- terms: every docs/glossary.md term (its table and its basic terms) whose English form the
+  English prose uses appears in the Chinese prose in the glossary's Chinese form (the first form
+  its 中文 cell gives);
+- links: the Chinese file opens with a link to its English twin, `[English](X.md)`, and the
+  English file opens with a link to the Chinese one, `[简体中文](X.zh-CN.md)` (the only Chinese
+  check_claims.py allows in an English part outside a quotation).
+
+Only the Python standard library and git are used. Nothing is read until a function is called.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from course import glossary
+from course.paths import ROOT
+
+SUFFIX = ".zh-CN.md"
+TRANSLATED_FROM = re.compile(r"<!-- translated-from: (\S+) @ ([0-9a-fA-F]{7,40}) -->")
+HEAD_LINES = 5  # the translated-from comment is within the Chinese file's first HEAD_LINES lines
+OPENING_LINES = 6  # each language link is within its file's first OPENING_LINES lines of text
+# The English file's link to its twin: check_claims.py lets this Chinese stand outside a quotation.
+ZH_LINK = re.compile(r"\[简体中文\]\(([^)\s]*\.zh-CN\.md)\)")
+EN_LINK = re.compile(r"\[English\]\(([^)\s]*\.md)\)")
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+IMAGE = re.compile(r"!\[[^\]]*\]\(\s*([^)\s]+)[^)]*\)|<img\s[^>]*src=\"([^\"]+)\"")
+HEADING = re.compile(r"^(#{1,6})\s")
+DETAILS = re.compile(r"<details>")
+INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
+LINK_TARGET = re.compile(r"\]\([^)]*\)")
+BASIC_TERM = re.compile(r"^- \*\*(.+?)\*\* \(([^)]*)\)", re.M)
+SKIP_DIRS = {"build", "node_modules", "third_party", "_deps"}
+
+
+def english_of(chinese):
+    """X.md for X.zh-CN.md (either relative or absolute)."""
+    return chinese[:-len(SUFFIX)] + ".md"
+
+
+def chinese_of(english):
+    return english[:-len(".md")] + SUFFIX
+
+
+def pairs(root):
+    """Every Chinese file under root, relative and sorted (build and hidden folders aside)."""
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS
+                         and not d.startswith("build"))
+        for name in files:
+            if name.endswith(SUFFIX):
+                found.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    return sorted(found)
+
+
+def split_code(text):
+    """(prose, [fenced code blocks]): each block byte for byte, fences included; in the prose
+    each block is one line `<code>`, so that a comment or heading in code is not read as prose."""
+    prose, blocks, block, fence = [], [], None, None
+    for line in text.splitlines(keepends=True):
+        stripped = line.lstrip()
+        if block is None:
+            m = re.match(r"(`{3,}|~{3,})", stripped)
+            if m and len(line) - len(stripped) < 4:
+                block, fence = [line], m.group(1)
+            else:
+                prose.append(line)
+        else:
+            block.append(line)
+            if stripped.rstrip("\n").rstrip() == fence[0] * len(stripped.strip()) and \
+                    stripped.strip().startswith(fence):
+                blocks.append("".join(block))
+                prose.append("<code>\n")
+                block = None
+    if block is not None:  # an unclosed fence runs to the end, as in CommonMark
+        blocks.append("".join(block))
+    return "".join(prose), blocks
+
+
+def shape(text):
+    """What the two languages must share: {what: [items in order]}."""
+    prose, blocks = split_code(text)
+    comments = [c for c in COMMENT.findall(prose) if not TRANSLATED_FROM.fullmatch(c)]
+    bare = COMMENT.sub("", prose)
+    return {
+        "heading levels": [len(m.group(1)) for m in
+                           (HEADING.match(line) for line in bare.splitlines()) if m],
+        "pictures": [a or b for a, b in IMAGE.findall(bare)],
+        "comments (generated markers)": comments,
+        "fenced code blocks": blocks,
+        "check questions (<details> blocks)": len(DETAILS.findall(bare)),
+    }
+
+
+def prose_words(text):
+    """The text a reader reads as words: code blocks, inline code, comments and link targets
+    taken out."""
+    prose, _ = split_code(text)
+    prose = COMMENT.sub(" ", prose)
+    prose = INLINE_CODE.sub(" ", prose)
+    return LINK_TARGET.sub("] ", prose)
+
+
+def glossary_terms(text):
+    """[(English, Chinese)] of docs/glossary.md: its table's rows and its basic terms. The Chinese
+    is the first form the cell gives ("线程块 (繁體: 區塊)": 线程块; "互斥锁; the book: 互斥体":
+    互斥锁)."""
+    def first(chinese):
+        return re.split(r" \(|;|，", chinese)[0].strip()
+    terms = [(term, first(chinese)) for term, chinese, _, _ in glossary.rows(text) if chinese]
+    section = text.split("## Basic terms", 1)
+    if len(section) == 2:
+        terms += [(m.group(1), first(m.group(2))) for m in BASIC_TERM.finditer(section[1])]
+    return terms
+
+
+def uses(term, words):
+    """Whether the English prose uses the term, as a word (a plural too); a term with a capital
+    past its first letter ("SM", "NaN", "cuBLAS", "L2 cache") only in that case."""
+    flags = 0 if term[1:] != term[1:].lower() else re.I
+    pattern = r"(?<![A-Za-z0-9_-])" + re.escape(term) + r"(?:s|es)?(?![A-Za-z0-9_])"
+    return re.search(pattern, words, flags) is not None
+
+
+def opening(text):
+    """The file's first OPENING_LINES lines that hold text (blank lines and comments aside)."""
+    lines = [line for line in COMMENT.sub("", text).splitlines() if line.strip()]
+    return "\n".join(lines[:OPENING_LINES])
+
+
+def git_stale(root, english, commit, git):
+    """'' when the English file is as it was at `commit`, else why not (or why it cannot tell)."""
+    def run(*args):
+        return subprocess.run([git, "-C", root] + list(args), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        known = run("cat-file", "-e", f"{commit}^{{commit}}")
+    except OSError as e:
+        return f"git is not available ({e.strerror}), so whether {english} changed since " \
+               f"{commit} cannot be told"
+    if known.returncode != 0:
+        return f"commit {commit} is not in this repository (a shallow clone, or a wrong id), so " \
+               f"whether {english} changed since it cannot be told"
+    diff = run("diff", "--quiet", commit, "--", english)
+    if diff.returncode == 1:
+        return f"{english} changed since {commit}: translate the change, then record the commit " \
+               f"(`git log -1 --format=%H -- {english}` once the English is committed)"
+    if diff.returncode != 0:
+        return f"git diff failed: {diff.stderr.strip()}"
+    return ""
+
+
+def pair_problems(root, chinese, terms, git="git"):
+    """Every problem of one Chinese file (relative to root) and its English twin."""
+    english = english_of(chinese)
+    full_en, full_zh = os.path.join(root, english), os.path.join(root, chinese)
+    if not os.path.isfile(full_en):
+        return [f"{chinese}: no English twin {english}"]
+    with open(full_en, encoding="utf-8") as f:
+        en = f.read()
+    with open(full_zh, encoding="utf-8") as f:
+        zh = f.read()
+    out = []
+    # (a) parity
+    en_shape, zh_shape = shape(en), shape(zh)
+    for what, items in en_shape.items():
+        theirs = zh_shape[what]
+        if items == theirs:
+            continue
+        if isinstance(items, int):
+            out.append(f"{chinese}: {theirs} {what}, the English has {items}")
+            continue
+        at = next((i for i, (a, b) in enumerate(zip(items, theirs)) if a != b),
+                  min(len(items), len(theirs)))
+        mine = repr(theirs[at])[:80] if at < len(theirs) else "nothing"
+        want = repr(items[at])[:80] if at < len(items) else "nothing"
+        out.append(f"{chinese}: {what} differ from {english}'s at number {at + 1} "
+                   f"({len(theirs)} against {len(items)}): {mine}, the English has {want}")
+    # (b) staleness
+    m = TRANSLATED_FROM.search("\n".join(zh.splitlines()[:HEAD_LINES]))
+    if not m:
+        out.append(f"{chinese}: no `<!-- translated-from: {english} @ <commit> -->` in its first "
+                   f"{HEAD_LINES} lines")
+    elif m.group(1) != english:
+        out.append(f"{chinese}: translated from {m.group(1)}, not its twin {english}")
+    else:
+        why = git_stale(root, english, m.group(2), git)
+        if why:
+            out.append(f"{chinese}: {why}")
+    # (c) terms
+    en_words, zh_words = prose_words(en), prose_words(zh)
+    for term, chinese_term in terms:
+        if uses(term, en_words) and chinese_term not in zh_words:
+            out.append(f"{chinese}: the English says '{term}', and the Chinese never says "
+                       f"'{chinese_term}' (docs/glossary.md)")
+    # (d) links both ways
+    name_en, name_zh = os.path.basename(english), os.path.basename(chinese)
+    if name_en not in EN_LINK.findall(opening(zh)):
+        out.append(f"{chinese}: does not open with a link to its English twin, "
+                   f"[English]({name_en})")
+    if name_zh not in ZH_LINK.findall(opening(en)):
+        out.append(f"{english}: does not open with a link to its Chinese twin, "
+                   f"[简体中文]({name_zh})")
+    return out
+
+
+def problems(root, git="git"):
+    """Every problem under root, one line each (empty: none)."""
+    glossary_path = os.path.join(root, "docs", "glossary.md")
+    text = ""
+    if os.path.isfile(glossary_path):
+        with open(glossary_path, encoding="utf-8") as f:
+            text = f.read()
+    terms = glossary_terms(text)
+    out = []
+    for chinese in pairs(root):
+        out += pair_problems(root, chinese, terms, git)
+    return out
+
+
+def check():
+    found = problems(ROOT)
+    for p in found:
+        print(p)
+    if not found:
+        print(f"check_translations.py: ok, {len(pairs(ROOT))} Chinese files in step with their "
+              "English twins")
+    return 1 if found else 0
+
+
+# The selftest's small repository: a glossary, an English page and its Chinese twin.
+_GLOSSARY = ("# Glossary\n\n| term | 中文 | what it means | lesson |\n| --- | --- | --- | --- |\n"
+             "| warp | 线程束 | 32 threads | [01](../lessons/01_x/README.md) |\n"
+             "| SM | 流式多处理器 | a processor | [01](../lessons/01_x/README.md) |\n\n"
+             "## Basic terms\n\n- **kernel** (核函数): a function on the GPU.\n")
+_ENGLISH = ("# Lesson 01 exercises\n\n[简体中文](exercises.zh-CN.md)\n\n"
+            "A warp's kernel. <!--v run.csv v1 median_ms-->0.5<!--/v--> ms.\n\n"
+            "![the bins](figures/bins.svg)\n\n## 1. One\n\n```\nctest -R \"01 exercise 1\"\n```\n\n"
+            "<details>\n<summary>Why?</summary>\n\nBecause.\n</details>\n")
+_CHINESE = ("<!-- translated-from: lessons/01_x/exercises.md @ {commit} -->\n"
+            "# 第 01 课 练习\n\n[English](exercises.md)\n\n"
+            "一个线程束的核函数。<!--v run.csv v1 median_ms-->0.5<!--/v--> ms。\n\n"
+            "![直方图](figures/bins.svg)\n\n## 1. 一\n\n```\nctest -R \"01 exercise 1\"\n```\n\n"
+            "<details>\n<summary>为什么？</summary>\n\n因为。\n</details>\n")
+
+
+def _repository(tmp):
+    """The selftest's repository in tmp, committed; returns the commit."""
+    files = {"docs/glossary.md": _GLOSSARY, "lessons/01_x/exercises.md": _ENGLISH}
+    for path, text in files.items():
+        os.makedirs(os.path.dirname(os.path.join(tmp, path)), exist_ok=True)
+        with open(os.path.join(tmp, path), "w", encoding="utf-8") as f:
+            f.write(text)
+    git = ["git", "-C", tmp, "-c", "user.name=selftest", "-c", "user.email=selftest@localhost",
+           "-c", "commit.gpgsign=false"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "English"]):
+        subprocess.run(git + args, check=True, stdout=subprocess.DEVNULL)
+    return subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def selftest():
+    """A small repository whose Chinese twin passes, and one broken copy per fault that must
+    fail with the problem named."""
+    en_path, zh_path = "lessons/01_x/exercises.md", "lessons/01_x/exercises.zh-CN.md"
+    with tempfile.TemporaryDirectory() as tmp:
+        good = os.path.join(tmp, "good")
+        os.makedirs(good)
+        try:
+            commit = _repository(good)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"check_translations.py selftest: git is needed to make the test repository "
+                  f"({e}): FAILED")
+            return 1
+        zh = _CHINESE.format(commit=commit)
+        # name: ({path: new text}, the git to call, a phrase the problem must hold, or None)
+        cases = {
+            "the twin as translated": ({}, "git", None),
+            "a heading of another level": ({zh_path: zh.replace("## 1.", "### 1.")}, "git",
+                                           "heading levels"),
+            "a picture left out": ({zh_path: zh.replace("![直方图](figures/bins.svg)", "")}, "git",
+                                   "pictures"),
+            "a marker changed": ({zh_path: zh.replace("v1 median_ms", "v1 gbps")}, "git",
+                                 "generated markers"),
+            "a code block changed by one byte": ({zh_path: zh.replace("exercise 1\"", "exercise 2\"")},
+                                                 "git", "fenced code blocks"),
+            "a check question left out": ({zh_path: zh.replace("<details>", "<div>")}, "git",
+                                          "check questions"),
+            "no translated-from comment": ({zh_path: zh.split("\n", 1)[1]}, "git",
+                                           "no `<!-- translated-from"),
+            "the English changed since": ({en_path: _ENGLISH.replace("Because.", "Since.")}, "git",
+                                          "changed since"),
+            "a commit the repository lacks": ({zh_path: zh.replace(commit, "0" * 40)}, "git",
+                                              "is not in this repository"),
+            "no git": ({}, os.path.join(tmp, "no-such-git"), "git is not available"),
+            "a glossary term in another word": ({zh_path: zh.replace("线程束", "warp")}, "git",
+                                                "'线程束'"),
+            "a basic term in another word": ({zh_path: zh.replace("核函数", "内核")}, "git",
+                                             "'核函数'"),
+            "no link to the English": ({zh_path: zh.replace("[English](exercises.md)", "")}, "git",
+                                       "link to its English twin"),
+            "no link to the Chinese": ({en_path: _ENGLISH.replace("[简体中文](exercises.zh-CN.md)",
+                                                                  "")}, "git",
+                                       "link to its Chinese twin"),
+            "a Chinese file with no English twin": ({"lessons/01_x/part_b.zh-CN.md": zh}, "git",
+                                                    "no English twin"),
+        }
+        ok = True
+        for name, (change, git, phrase) in cases.items():
+            copy = os.path.join(tmp, "copy")
+            shutil.copytree(good, copy, symlinks=True)
+            for path, text in {zh_path: zh, **change}.items():
+                with open(os.path.join(copy, path), "w", encoding="utf-8") as f:
+                    f.write(text)
+            got = problems(copy, git)
+            shutil.rmtree(copy)
+            caught = any(phrase in p for p in got) if phrase else not got
+            if not caught:
+                ok = False
+                print(f"check_translations.py selftest: {name}: expected "
+                      f"{repr(phrase) if phrase else 'no problem'}, got {got}")
+        # A term is a word: "SM" is not in "SMEM" nor "small", "warps" is "warp".
+        if uses("SM", "SMEM is small") or not uses("warp", "two warps") or uses("SM", "sm"):
+            ok = False
+            print("check_translations.py selftest: a term matched inside another word")
+    print("check_translations.py selftest: " + ("ok" if ok else "FAILED"))
+    return 0 if ok else 1
