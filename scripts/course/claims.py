@@ -121,8 +121,7 @@ def problems(root):
                 line_no = text.count("\n", 0, m.start()) + 1
                 out.append(f"{part}:{line_no}: 「{m.group(1)}」 differs from every quotation "
                            f"recorded for this part{' or its English twin' if chinese else ''} in "
-                           f"{CLAIMS_DIR}/ (a Chinese page quotes with “ ”; 「 」 is for a "
-                           "source's words)")
+                           f"{CLAIMS_DIR}/ (the corner brackets are for a source's words only)")
         if part not in EXEMPT and not chinese:
             # The link to the Chinese twin, [简体中文](X.zh-CN.md), is the one Chinese allowed.
             bare = ZH_LINK.sub("", QUOTE.sub("", text))
