@@ -5,6 +5,7 @@ the first (build and run every lesson), then the second (build everything, run e
     python3 scripts/time_commands.py               # docs/results/<machine>/readme_commands.txt
     python3 scripts/time_commands.py --out FILE
     python3 scripts/time_commands.py --command 2   # the second command alone (1: the first)
+    python3 scripts/time_commands.py --logs DIR    # also keep each command's output in DIR
     python3 scripts/time_commands.py selftest      # proves how --command merges the report
 
 The commands are read from README.md, so what is timed is what the README says. The copy is a
@@ -33,6 +34,8 @@ def parser():
                                  "readme_commands.txt)")
     p.add_argument("--command", type=int, choices=(1, 2),
                    help="time only the README's Nth command, keeping the other's line")
+    p.add_argument("--logs", help="a folder to keep each command's whole output in "
+                                  "(command1.log, command2.log)")
     return p
 
 
@@ -40,7 +43,7 @@ def main(argv):
     if argv[1:] == ["selftest"]:
         return time_commands.selftest()
     args = parser().parse_args(argv[1:])
-    return time_commands.time_commands(args.out, args.command)
+    return time_commands.time_commands(args.out, args.command, args.logs)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))

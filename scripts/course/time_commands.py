@@ -104,10 +104,11 @@ def merged_report(old, names, index, line, machine_line):
     return text, why
 
 
-def time_commands(out, which=None):
+def time_commands(out, which=None, logs=None):
     """Times the README's commands in a fresh copy and writes the report to `out` (default
     docs/results/<machine>/readme_commands.txt): both, one after the other, or only command
-    `which` (1 or 2), keeping the other's line of the report already there. The exit status: 0
+    `which` (1 or 2), keeping the other's line of the report already there; with `logs` (a
+    folder), each command's whole output is kept there as commandN.log. The exit status: 0
     when every command timed passed, 1 when one failed."""
     folder, machine_line = machine()
     out = os.path.abspath(out or os.path.join(ROOT, folder, "readme_commands.txt"))
@@ -133,6 +134,9 @@ def time_commands(out, which=None):
                 status = subprocess.run(["bash", "-c", command], cwd=copy, stdout=f,
                                         stderr=subprocess.STDOUT).returncode
             seconds = time.monotonic() - started
+            if logs:
+                os.makedirs(logs, exist_ok=True)
+                shutil.copy(log, os.path.join(logs, f"command{i}.log"))
             line = command_line(name, seconds, status, command)
             print(line, flush=True)
             lines.append(line if which is None else
