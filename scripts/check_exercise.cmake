@@ -27,6 +27,18 @@ if(NOT EXISTS "${SOURCE}")
   message(FATAL_ERROR "${EXERCISE}: ${file_name} is missing (expected at ${SOURCE})")
 endif()
 file(READ "${SOURCE}" text)
+set(problems)
+
+# ---- what a scan of the text cannot read ---------------------------------------------------------
+# A backslash at the end of a line joins it to the next before the compiler sees names, so a name
+# split across the two is hidden from the scan below; a raw string, or a digit separator, which
+# the scan would take for a character literal, can hide code the same way. No answer needs them.
+# Nor conditional compilation (below): the tests and the compiled-code check build the same file
+# with different macros, and #if / #ifdef could show each a different answer.
+if(text MATCHES "\\\\\r?\n")
+  list(APPEND problems "uses a line splice (a backslash at the end of a line)")
+endif()
+
 string(REPLACE "," ";" SUPPORT "${SUPPORT}")  # lists come comma-separated (see cmake/CourseExercise.cmake)
 string(REPLACE "," ";" FORBID "${FORBID}")
 
@@ -71,7 +83,22 @@ while(NOT rest STREQUAL "")
   string(SUBSTRING "${rest}" ${matched_length} -1 rest)
 endwhile()
 
-set(problems)
+# The scan above takes a raw string, or a number with digit separators, for other literals, and
+# so reads what follows them wrongly; each leaves its mark in `code`.
+if(code MATCHES "(^|[^A-Za-z0-9_])(u8|u|U|L)?R\"\"")
+  list(APPEND problems "uses a raw string literal")
+endif()
+if(code MATCHES "[0-9A-Fa-f]''")
+  list(APPEND problems "uses a digit separator")
+endif()
+if(code MATCHES "(^|\n)[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)([^A-Za-z0-9_]|$)")
+  list(APPEND problems "uses conditional compilation (#if, #ifdef, ...)")
+endif()
+# A macro outlives the answer: the harness that includes the answer's file is compiled after it,
+# and a #define there would rewrite the harness's own lines (its calls, its probes' switches).
+if(code MATCHES "(^|\n)[ \t]*#[ \t]*define([^A-Za-z0-9_]|$)")
+  list(APPEND problems "uses #define (a macro would rewrite the harness compiled after it)")
+endif()
 
 # ---- includes -----------------------------------------------------------------------------------
 set(allowed_angle
@@ -101,6 +128,9 @@ endforeach()
 set(forbidden_names
   "cub::|cub" "thrust::|thrust" "cuBLAS|cublas[A-Za-z0-9_]*" "course::|course"
   "the grading probes|grading|grading[0-9][0-9]"
+  # The builtins behind CUDA's atomic functions (atomicAdd calls __uAtomicAdd): the same atomics
+  # under names that the probes and the FORBID lists do not see.
+  "@ (an atomic builtin)|__[A-Za-z0-9]*Atomic[A-Za-z0-9_]*|__nvvm_[A-Za-z0-9_]*"
   "@::|lesson[0-9][0-9]" "inline PTX (asm)|asm" "inline PTX (asm)|__asm__"
   "_Pragma|_Pragma" "__nv_atomic builtins|__nv_atomic[A-Za-z0-9_]*"
   # Code that ends, steers or reads the test program from outside the graded call: an answer's

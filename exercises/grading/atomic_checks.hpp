@@ -4,7 +4,11 @@
 // adds more than its grid-stride share of the values, nor merges more than its share of the bins.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
+#include <vector>
 #include "../../common/testing.hpp"
+
 #include "atomic_counts.hpp"
 
 namespace grading {
@@ -38,6 +42,29 @@ inline void check_shared_adds(const AtomicReport& report, unsigned long long cou
        << report.most_global_adds << "; a thread's share of the " << bins << " bins merged by "
        << report.threads << " threads: " << merge_share << " (the block merges together)");
   CHECK(report.most_global_adds <= merge_share);
+}
+
+// Whether each thread's shared adds count the values it read itself: its sums of the words it
+// added to, and of their squares, against `expected` (the same two sums, per thread of the grid,
+// over the counters of the values its grid-stride loop reads). A count made some other way and
+// replayed through adds (from a histogram thread 0 made, say) lands each add by bin, not by which
+// thread read the value, and fails.
+inline void check_thread_words(const AtomicReport& report,
+                               const std::vector<unsigned long long>& expected) {
+  std::size_t off = 0;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < expected.size() / 2; ++i) {
+    const bool same = 2 * i + 1 < report.thread_words.size() &&
+                      report.thread_words[2 * i] == expected[2 * i] &&
+                      report.thread_words[2 * i + 1] == expected[2 * i + 1];
+    if (!same && off++ == 0) first = i;
+  }
+  INFO("the bins of each thread's shared adds are those of the values it read: "
+       << off << " threads of " << expected.size() / 2 << " added to other counters (the first: "
+       << "thread " << first % std::max(report.threads, 1) << " of block "
+       << first / std::max(report.threads, 1)
+       << "); each thread counts what its grid-stride loop reads, one value a step");
+  CHECK(off == 0);
 }
 
 }  // namespace grading

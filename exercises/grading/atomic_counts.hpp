@@ -13,6 +13,7 @@ constexpr unsigned kProbedSharedWords = 1u << 16;
 
 struct AtomicCounts {
   unsigned long long shared_adds = 0;   // atomicAdd calls on shared memory
+  unsigned long long global_added = 0;  // what the global ones added, in all
   unsigned long long global_adds = 0;   // on global memory
   unsigned long long global_ones = 0;   // of those, the ones that added exactly 1
   unsigned long long shared_zeros = 0;  // shared-memory calls that added no count (0, a fraction)
@@ -35,6 +36,9 @@ struct AtomicReport {
   // Per shared word (kProbedSharedWords of them), what the shared adds added to it, over all
   // blocks.
   std::vector<unsigned long long> word_totals;
+  // Per thread of the grid, two sums over its shared adds: of the words it added to, and of their
+  // squares (thread i's at 2 i and 2 i + 1).
+  std::vector<unsigned long long> thread_words;
 };
 
 }  // namespace grading

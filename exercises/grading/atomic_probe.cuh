@@ -30,6 +30,9 @@ struct AtomicProbe {
   unsigned long long* word_totals = nullptr;
   // Null, or two counts per thread of the grid: its shared adds, then its global adds.
   unsigned* thread_adds = nullptr;
+  // Null, or two sums per thread of the grid over its shared adds: of the words, and of their
+  // squares.
+  unsigned long long* thread_words = nullptr;
 };
 
 // The calling thread's place in its block.
@@ -69,10 +72,16 @@ __device__ T probed_atomic_add(T* address, U value) {
     const cooperative_groups::coalesced_group lanes = cooperative_groups::coalesced_threads();
     const bool shared = __isShared(address);
     if (probe.thread_adds != nullptr) {
-      // Each thread counts its own adds: no other thread writes its two counts.
+      // Each thread counts its own adds, and sums the shared words it adds to: no other thread
+      // writes its entries.
       const std::size_t me =
           std::size_t{blockIdx.x} * (blockDim.x * blockDim.y * blockDim.z) + thread_in_block();
       ++probe.thread_adds[2 * me + (shared ? 0 : 1)];
+      if (shared && probe.thread_words != nullptr) {
+        const unsigned long long w = __cvta_generic_to_shared(address) / 4;
+        probe.thread_words[2 * me] += w;
+        probe.thread_words[2 * me + 1] += w * w;
+      }
     }
     const unsigned shared_lanes = lanes.ballot(shared);
     const unsigned zero_lanes = lanes.ballot(shared && !is_a_count(added));
@@ -89,14 +98,20 @@ __device__ T probed_atomic_add(T* address, U value) {
     const auto word =
         shared ? static_cast<unsigned>(__cvta_generic_to_shared(address) / 4) : kProbedSharedWords;
     if (probe.word_totals != nullptr) {
-      // The lanes that add to one word, together: their leader adds their sum.
+      // The lanes that add to one word (global memory counts as one word past the shared ones),
+      // together: their leader adds their sum.
       const cooperative_groups::coalesced_group same =
           cooperative_groups::labeled_partition(lanes, word);
       const unsigned long long sum =
           cooperative_groups::reduce(same, static_cast<unsigned long long>(added),
                                      cooperative_groups::plus<unsigned long long>());
-      if (same.thread_rank() == 0 && word < kProbedSharedWords)
-        (atomicAdd)(&probe.word_totals[word], sum);
+      if (same.thread_rank() == 0) {
+        if (word < kProbedSharedWords) {
+          (atomicAdd)(&probe.word_totals[word], sum);
+        } else {
+          (atomicAdd)(&probe.counts->global_added, sum);
+        }
+      }
     }
     if (shared) {
       if (probe.shared_words != nullptr && word < kProbedSharedWords) {
@@ -121,8 +136,9 @@ __device__ T probed_atomic_add(T* address, U value) {
 // Arms the probe for the next launches (counts, shared_words and word_totals in device memory), or
 // disarms it.
 inline void arm_atomic_probe(AtomicCounts* counts, unsigned char* shared_words,
-                             unsigned long long* word_totals, unsigned* thread_adds) {
-  const AtomicProbe probe{counts, shared_words, word_totals, thread_adds};
+                             unsigned long long* word_totals, unsigned* thread_adds,
+                             unsigned long long* thread_words) {
+  const AtomicProbe probe{counts, shared_words, word_totals, thread_adds, thread_words};
   CUDA_CHECK(cudaMemcpyToSymbol(g_atomic_probe, &probe, sizeof probe));
 }
 
@@ -146,10 +162,13 @@ AtomicReport probe_atomics(int blocks, int threads, SeeWords see, Launch&& launc
   totals.fill_bytes(0);
   course::DeviceBuffer<unsigned> thread_adds(2 * std::size_t(blocks) * std::max(threads, 0));
   thread_adds.fill_bytes(0);
-  arm_atomic_probe(counts.data(), marks ? words.data() : nullptr, totals.data(),
-                   thread_adds.data());
+  course::DeviceBuffer<unsigned long long> thread_words(2 * std::size_t(blocks) *
+                                                        std::max(threads, 0));
+  thread_words.fill_bytes(0);
+  arm_atomic_probe(counts.data(), marks ? words.data() : nullptr, totals.data(), thread_adds.data(),
+                   thread_words.data());
   watched(launch);
-  arm_atomic_probe(nullptr, nullptr, nullptr, nullptr);
+  arm_atomic_probe(nullptr, nullptr, nullptr, nullptr, nullptr);
   AtomicReport report;
   report.counts = counts.download()[0];
   report.blocks = blocks;
@@ -173,6 +192,7 @@ AtomicReport probe_atomics(int blocks, int threads, SeeWords see, Launch&& launc
     }
   }
   report.word_totals = totals.download();
+  report.thread_words = thread_words.download();
   return report;
 }
 

@@ -6,11 +6,13 @@
 // __shfl_down_sync and __shfl_xor_sync are the probed_ functions below: each makes the same
 // shuffle, and, while a probe is armed, counts it against the calling thread of the grid (1-D
 // blocks and grids), and counts it again if its mask names a lane past the end of the block or
-// leaves out the calling lane. Armed to tamper, it also makes each shuffle of an integer or a
-// floating-point value deliver 1 more than it should: code whose result comes through its shuffles
-// then gives another result. (A name in parentheses, (__shfl_sync)(...), is not a macro call:
-// that is how the probe reaches the real function. A student's shuffle written so goes uncounted,
-// and a count that is too small fails.) The answer check forbids #undef and inline PTX.
+// leaves out the calling lane. Armed to tamper, it also changes what each shuffle of an integer or
+// a floating-point value delivers: 1 more than it should, or what the neighbouring lane (lane ^ 1)
+// got instead. Code whose result comes through its shuffles then gives another result; code that
+// shuffles a constant for show is changed by the first and not by the second. (A name in
+// parentheses, (__shfl_sync)(...), is not a macro call: that is how the probe reaches the real
+// function. A student's shuffle written so goes uncounted, and a count that is too small fails.)
+// The answer check forbids #undef and inline PTX.
 #pragma once
 
 #include <cuda_bf16.h>  // their own __shfl_*_sync overloads are declared before the macros below
@@ -21,13 +23,14 @@
 #include <vector>
 
 #include "harness.hpp"
+#include "tamper.hpp"
 
 namespace grading {
 
 struct ShuffleProbe {
   unsigned* shuffles = nullptr;     // per thread of the grid; null: not probing
   unsigned* stray_masks = nullptr;  // per thread of the grid
-  bool tamper = false;              // every shuffle delivers 1 more
+  Tamper tamper = Tamper::none;
 };
 
 // In constant memory: read before every shuffle of every kernel of the harness, armed or not.
@@ -44,11 +47,18 @@ __device__ inline void count_shuffle(unsigned mask) {
   if ((mask & ~there) != 0 || (mask & (1u << threadIdx.x % 32)) == 0) ++probe.stray_masks[i];
 }
 
-// What a shuffle delivers: its value, or 1 more when the probe is armed to tamper.
+// What a shuffle with this mask delivers: its value, or the value changed as the probe's tamper
+// mode says. Every lane of the mask calls this (a shuffle's lanes all do), so the swap's own
+// shuffle is a whole-mask one; a lane whose neighbour is not in the mask keeps its value.
 template <typename T>
-__device__ T delivered(T value) {
+__device__ T delivered(unsigned mask, T value) {
   if constexpr (std::is_integral<T>::value || std::is_floating_point<T>::value) {
-    if (g_shuffle_probe.tamper) return static_cast<T>(value + static_cast<T>(1));
+    const Tamper tamper = g_shuffle_probe.tamper;
+    if (tamper == Tamper::plus_one) return static_cast<T>(value + static_cast<T>(1));
+    if (tamper == Tamper::swap_pairs) {
+      const T theirs = (__shfl_xor_sync)(mask, value, 1);
+      return (mask >> ((threadIdx.x % 32) ^ 1u)) & 1u ? theirs : value;
+    }
   }
   return value;
 }
@@ -56,22 +66,22 @@ __device__ T delivered(T value) {
 template <typename T>
 __device__ T probed_shfl_sync(unsigned mask, T var, int lane, int width = 32) {
   count_shuffle(mask);
-  return delivered((__shfl_sync)(mask, var, lane, width));
+  return delivered(mask, (__shfl_sync)(mask, var, lane, width));
 }
 template <typename T>
 __device__ T probed_shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) {
   count_shuffle(mask);
-  return delivered((__shfl_up_sync)(mask, var, delta, width));
+  return delivered(mask, (__shfl_up_sync)(mask, var, delta, width));
 }
 template <typename T>
 __device__ T probed_shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) {
   count_shuffle(mask);
-  return delivered((__shfl_down_sync)(mask, var, delta, width));
+  return delivered(mask, (__shfl_down_sync)(mask, var, delta, width));
 }
 template <typename T>
 __device__ T probed_shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) {
   count_shuffle(mask);
-  return delivered((__shfl_xor_sync)(mask, var, lane_mask, width));
+  return delivered(mask, (__shfl_xor_sync)(mask, var, lane_mask, width));
 }
 
 // What the probe saw, per thread of the grid.
@@ -80,10 +90,10 @@ struct ShuffleCounts {
   std::vector<unsigned> stray_masks;
 };
 
-// Runs launch() (a kernel of `threads` threads in all) once with the probe armed (to tamper too,
-// with `tamper`), under the watchdog, and returns what each thread's shuffles were.
+// Runs launch() (a kernel of `threads` threads in all) once with the probe armed (and tampering,
+// as `tamper` says), under the watchdog, and returns what each thread's shuffles were.
 template <typename Launch>
-ShuffleCounts probe_shuffles(std::size_t threads, Launch&& launch, bool tamper = false) {
+ShuffleCounts probe_shuffles(std::size_t threads, Launch&& launch, Tamper tamper = Tamper::none) {
   course::DeviceBuffer<unsigned> shuffles(threads);
   course::DeviceBuffer<unsigned> strays(threads);
   shuffles.fill_bytes(0);

@@ -18,18 +18,65 @@ namespace {
 
 using course::test::drawn;
 
+// The values a run counted: in host memory, or (`host` null) n values all equal to `value` but
+// for the `noise` ones at [at, at + noise.size()).
+struct Values {
+  const std::uint16_t* host;
+  std::uint16_t value;
+  const std::vector<std::uint16_t>* noise;
+  std::size_t at;
+};
+
+// Per thread of the grid, the two sums check_thread_words asks for: of the words of the counters
+// of the values below num_bins that the statement's grid-stride loop gives it (thread t of block
+// b reads values b * threads + t + k * blocks * threads), the counters num_bins words from `base`
+// on, and of their squares.
+std::vector<unsigned long long> thread_word_sums(const Values& values, std::size_t n,
+                                                 unsigned num_bins, int threads, std::size_t base) {
+  const std::size_t stride =
+      static_cast<std::size_t>(grading01::general_histogram_blocks()) * threads;
+  std::vector<unsigned long long> sums(2 * stride, 0);
+  const auto add = [&](std::size_t thread, std::uint16_t v, long long times) {
+    if (v >= num_bins) return;
+    const unsigned long long w = base + v;
+    sums[2 * thread] += static_cast<unsigned long long>(times) * w;
+    sums[2 * thread + 1] += static_cast<unsigned long long>(times) * w * w;
+  };
+  if (values.host == nullptr) {
+    for (std::size_t p = 0; p < stride; ++p)
+      add(p, values.value, static_cast<long long>(n / stride + (p < n % stride)));
+    for (std::size_t k = 0; k < values.noise->size(); ++k) {
+      add((values.at + k) % stride, values.value, -1);
+      add((values.at + k) % stride, (*values.noise)[k], 1);
+    }
+    return sums;
+  }
+  std::size_t p = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    add(p, values.host[i], 1);
+    if (++p == stride) p = 0;
+  }
+  return sums;
+}
+
 // What the probe must see of any run: each counted value one shared-memory atomicAdd that adds
 // something, global adds only to merge (one per bin and block at most), no thread adding more than
 // its grid-stride share of the values or merging more than its share of the bins (zeroing and
-// merging step by blockDim.x), and the shared adds landing
-// in num_bins consecutive words whose totals, over the blocks, are the histogram: the counting is
-// those adds, not something done beside them.
+// merging step by blockDim.x), the global adds carrying every count, the shared adds landing
+// in num_bins consecutive words whose totals, over the blocks, are the histogram, and each
+// thread's adds those of the values it read: the counting is those adds, not something done
+// beside them and replayed.
 void check_technique(const grading::AtomicReport& report, std::size_t n,
-                     const std::vector<std::uint64_t>& expected, unsigned num_bins) {
+                     const std::vector<std::uint64_t>& expected, unsigned num_bins, int threads,
+                     const Values& values) {
   unsigned long long counted = 0;
   for (std::uint64_t count : expected)
     counted += count;
   grading::check_shared_adds(report, counted, "the values below num_bins", n, num_bins);
+  INFO("what the global atomicAdd calls added, in all: "
+       << report.counts.global_added << "; the values below num_bins: " << counted
+       << " (the merges carry every count)");
+  CHECK(report.counts.global_added == counted);
   // The counters' first word: where the first nonzero total is, less the first counted bin.
   const std::vector<unsigned long long>& totals = report.word_totals;
   std::size_t base = 0;
@@ -55,6 +102,8 @@ void check_technique(const grading::AtomicReport& report, std::size_t n,
                    : std::string())
            << ": each value is counted by its add to its own bin's shared counter");
   CHECK(off == 0);
+  if (off == 0 && base < totals.size())
+    grading::check_thread_words(report, thread_word_sums(values, n, num_bins, threads, base));
 }
 
 // The student's histogram into a poisoned output with guard zones. The run is probed, and its
@@ -64,6 +113,7 @@ void check_technique(const grading::AtomicReport& report, std::size_t n,
 std::vector<std::uint64_t> student_histogram(const std::uint16_t* d_values, std::size_t n,
                                              unsigned num_bins, int threads,
                                              const std::vector<std::uint64_t>& expected,
+                                             const Values& values,
                                              grading::AtomicReport* seen = nullptr) {
   course::test::GuardedBuffer<unsigned long long> bins(num_bins);
   bins.poison(0xEE);
@@ -71,7 +121,7 @@ std::vector<std::uint64_t> student_histogram(const std::uint16_t* d_values, std:
       grading01::general_histogram_probed(d_values, n, num_bins, threads, bins.data());
   const std::vector<unsigned long long> counts = bins.download();
   REQUIRE(bins.guards_intact());  // nothing written outside bins[0, num_bins)
-  check_technique(report, n, expected, num_bins);
+  check_technique(report, n, expected, num_bins, threads, values);
   if (seen != nullptr) *seen = report;
   return std::vector<std::uint64_t>(counts.begin(), counts.end());
 }
@@ -83,7 +133,8 @@ void check_student_histogram(const std::vector<std::uint16_t>& values, unsigned 
   const std::vector<std::uint64_t> expected =
       lesson01::histogram_of_values(values.data(), values.size(), num_bins);
   CHECK(course::test::mismatch(
-            student_histogram(d_values.data(), values.size(), num_bins, threads, expected, seen),
+            student_histogram(d_values.data(), values.size(), num_bins, threads, expected,
+                              Values{values.data(), 0, nullptr, 0}, seen),
             expected) == "");
 }
 
@@ -235,7 +286,8 @@ TEST_CASE("more than 2^32 values of one value: 64-bit bins and size_t indices", 
   const int threads = 256 + static_cast<int>(drawn(seed, 34) % 769);
   INFO("n = " << n << ", mostly " << value << ": a bin past 2^32; " << threads
               << " threads per block");
-  CHECK(course::test::mismatch(student_histogram(d_values.data(), n, num_bins, threads, expected),
+  CHECK(course::test::mismatch(student_histogram(d_values.data(), n, num_bins, threads, expected,
+                                                 Values{nullptr, value, &random, at}),
                                expected) == "");
 }
 

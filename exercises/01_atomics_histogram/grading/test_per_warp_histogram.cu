@@ -8,6 +8,7 @@
 // COURSE_TEST_SEED repeats it), so no size or input can be known in advance.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -64,43 +65,79 @@ bool totals_are_the_histogram(const std::vector<unsigned long long>& totals,
   return sums == expected;
 }
 
-// Whether some layout above makes the totals the histogram. The first word added to is a counter
-// of some warp and bin: each choice of them, for each spacing, fixes the base.
-bool histograms_found(const std::vector<unsigned long long>& totals,
-                      const std::vector<unsigned long long>& expected) {
+// The layout above that makes the totals the histogram, if there is one. The first word added to
+// is a counter of some warp and bin: each choice of them, for each spacing, fixes the base.
+std::optional<Layout> histograms_found(const std::vector<unsigned long long>& totals,
+                                       const std::vector<unsigned long long>& expected) {
   std::vector<std::size_t> added;
   for (std::size_t word = 0; word < totals.size(); ++word) {
     if (totals[word] != 0) added.push_back(word);
   }
-  if (added.empty() || added.size() > grading01::kWarpsPerBlock * kBins) return false;
+  if (added.empty() || added.size() > grading01::kWarpsPerBlock * kBins) return std::nullopt;
   const std::size_t first = added.front();
   const std::size_t warps = grading01::kWarpsPerBlock;
   for (std::size_t warp = 0; warp < warps; ++warp) {
     for (std::size_t bin = 0; bin < kBins; ++bin) {
       for (std::size_t row = kBins; row <= kBins + 32; ++row) {
-        const std::size_t at = warp * row + bin;
-        if (at <= first && totals_are_the_histogram(totals, added, expected, {first - at, row, 1}))
-          return true;
+        const Layout layout{first - warp * row - bin, row, 1};
+        if (warp * row + bin <= first && totals_are_the_histogram(totals, added, expected, layout))
+          return layout;
       }
       for (std::size_t col = warps; col <= 2 * warps; ++col) {
-        const std::size_t at = bin * col + warp;
-        if (at <= first && totals_are_the_histogram(totals, added, expected, {first - at, 1, col}))
-          return true;
+        const Layout layout{first - bin * col - warp, 1, col};
+        if (bin * col + warp <= first && totals_are_the_histogram(totals, added, expected, layout))
+          return layout;
       }
     }
   }
-  return false;
+  return std::nullopt;
+}
+
+// The word of a warp's counter of a bin, under a layout.
+std::size_t word_of(const Layout& layout, std::size_t warp, std::size_t bin) {
+  return layout.base + warp * layout.row + bin * layout.col;
+}
+
+// The bytes a run counted: in host memory, or (`host` null) n bytes all equal to `value`.
+struct Bytes {
+  const std::uint8_t* host;
+  std::uint8_t value;
+};
+
+// Per thread of the grid, the two sums check_thread_words asks for: of the words of the counters
+// of the bytes the statement's grid-stride loop gives it (thread t of block b reads bytes
+// b * kThreads + t + k * grid_bytes(), into its warp's histogram), and of their squares.
+std::vector<unsigned long long> thread_word_sums(const Bytes& bytes, std::size_t n,
+                                                 const Layout& layout) {
+  const std::size_t stride = grid_bytes();
+  std::vector<unsigned long long> sums(2 * stride, 0);
+  const auto add = [&](std::size_t thread, std::uint8_t byte, unsigned long long times) {
+    const unsigned long long w = word_of(layout, thread % kThreads / kWarp, byte);
+    sums[2 * thread] += times * w;
+    sums[2 * thread + 1] += times * w * w;
+  };
+  if (bytes.host == nullptr) {
+    for (std::size_t p = 0; p < stride; ++p)
+      add(p, bytes.value, n / stride + (p < n % stride));
+    return sums;
+  }
+  std::size_t p = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    add(p, bytes.host[i], 1);
+    if (++p == stride) p = 0;
+  }
+  return sums;
 }
 
 // What the probe must see of any run over n bytes: every byte one shared-memory atomicAdd that
 // adds something, global adds only to merge (one per bin and block at most), no thread adding
 // more than its grid-stride share of the bytes (lane 0 counting its warp's) or merging more than
 // one bin, no shared word
-// added to by two warps of a block (each warp counts in words of its own), and what the adds added
-// to the shared words, over the blocks, the histogram: the counting is those adds, not something
-// done beside them.
+// added to by two warps of a block (each warp counts in words of its own), what the adds added
+// to the shared words, over the blocks, the histogram, and each thread's adds those of the bytes
+// it read: the counting is those adds, not something done beside them and replayed.
 void check_technique(const grading::AtomicReport& report, std::size_t n,
-                     const std::vector<unsigned long long>& expected) {
+                     const std::vector<unsigned long long>& expected, const Bytes& bytes) {
   grading::check_shared_adds(report, n, "the bytes", n, kBins);
   unsigned long long added = 0;
   for (unsigned long long total : report.word_totals)
@@ -113,7 +150,9 @@ void check_technique(const grading::AtomicReport& report, std::size_t n,
        << "counts[warp][bin], rows " << kBins << " to " << kBins + 32 << " words apart, or "
        << "counts[bin][warp]): each byte is counted by its add to its bin's counter in its warp's "
        << "histogram");
-  CHECK(histograms_found(report.word_totals, expected));
+  const std::optional<Layout> layout = histograms_found(report.word_totals, expected);
+  CHECK(layout.has_value());
+  if (layout) grading::check_thread_words(report, thread_word_sums(bytes, n, *layout));
   unsigned shared_by_warps = 0;
   for (unsigned words : report.words_of_many_warps)
     shared_by_warps += words;
@@ -138,14 +177,22 @@ void check_technique(const grading::AtomicReport& report, std::size_t n,
 // whose counts are checked is the one the probe saw, at every size and on every input, so no
 // answer can add one way where the probe looks and another where it does not.
 void check_student_histogram(const std::uint8_t* d_data, std::size_t n,
-                             const std::vector<unsigned long long>& expected) {
+                             const std::vector<unsigned long long>& expected, const Bytes& bytes) {
   course::test::GuardedBuffer<unsigned long long> bins(kBins);
   bins.poison(0xEE);
   const grading::AtomicReport report = grading01::per_warp_histogram_probed(d_data, n, bins.data());
   const std::vector<unsigned long long> counts = bins.download();
   REQUIRE(bins.guards_intact());  // nothing written outside the 256 bins
   CHECK(course::test::mismatch(counts, expected) == "");
-  check_technique(report, n, expected);
+  check_technique(report, n, expected, bytes);
+}
+
+// The same for bytes on the device that the host can read back (a few hundred MiB at most).
+void check_student_histogram(const std::uint8_t* d_data, std::size_t n,
+                             const std::vector<unsigned long long>& expected) {
+  std::vector<std::uint8_t> bytes(n);
+  CUDA_CHECK(cudaMemcpy(bytes.data(), d_data, n, cudaMemcpyDeviceToHost));
+  check_student_histogram(d_data, n, expected, Bytes{bytes.data(), 0});
 }
 
 std::vector<unsigned long long> expected_histogram(const std::vector<std::uint8_t>& data) {
@@ -159,7 +206,7 @@ void check_student_histogram(const std::vector<std::uint8_t>& data,
                              std::size_t offset = 0) {
   course::DeviceBuffer<std::uint8_t> d_data(data.size() + offset + 1);
   d_data.upload(data.data(), data.size(), offset);
-  check_student_histogram(d_data.data() + offset, data.size(), expected);
+  check_student_histogram(d_data.data() + offset, data.size(), expected, Bytes{data.data(), 0});
 }
 
 // n bytes on the device, every one `value` but for a stretch of random ones at a drawn place (at
@@ -214,7 +261,7 @@ TEST_CASE("every byte is one shared-memory atomicAdd into its warp's own histogr
     const std::vector<unsigned long long> expected = expected_histogram(data);
     REQUIRE(course::test::mismatch(bins.download(), expected) == "");
 
-    check_technique(report, n, expected);
+    check_technique(report, n, expected, Bytes{data.data(), 0});
     if (dist == lesson01::Dist::same) {
       unsigned fewest = ~0u;
       for (unsigned hit : report.shared_words_hit)
@@ -283,7 +330,7 @@ TEST_CASE("more than 2^32 bytes of one value: 64-bit bins and size_t indices", "
   std::vector<unsigned long long> expected(kBins, 0);
   expected[value] = n;
   INFO("n = " << n << " bytes, all " << +value << ": a bin past 2^32");
-  check_student_histogram(d_data.data(), n, expected);
+  check_student_histogram(d_data.data(), n, expected, Bytes{nullptr, value});
 }
 
 TEST_CASE("timing: 256 MiB of random bytes", "[gpu][timing]") {

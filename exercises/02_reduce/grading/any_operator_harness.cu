@@ -1,6 +1,6 @@
 // The harness of exercise 3 (lesson 02): the largest and smallest element by a reduction built on
-// the student's block_reduce, kernels that trace the steps of one block's reduction for every type,
-// and a kernel that calls it many times in a row.
+// the student's block_reduce, kernels that trace the steps of every block's reduction for every
+// type, on the grid the reduction uses, and a kernel that calls it many times in a row.
 #include "../../grading/harness.hpp"
 #include "../../grading/shuffle_probe.cuh"  // before the student's file: its shuffles are counted
 
@@ -66,7 +66,8 @@ __global__ void reduce_kernel(const T* in, std::size_t n, Op op, T identity, T* 
 
 template <typename T, typename Op>
 __global__ void trace_kernel(T one, Op op, T identity, T* out) {
-  out[threadIdx.x] = exercise02::block_reduce(one, op, identity);
+  out[blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x] =
+      exercise02::block_reduce(one, op, identity);
 }
 
 __global__ void repeated_max_kernel(const int* values, int rounds, unsigned* out) {
@@ -80,6 +81,10 @@ __global__ void repeated_max_kernel(const int* values, int rounds, unsigned* out
 }
 
 }  // namespace kernels
+
+int trace_blocks() {
+  return 2 * course::sm_count();
+}
 
 namespace {
 
@@ -109,10 +114,13 @@ T highest() {
 
 template <typename T, typename Op>
 std::vector<T> traced_results(int threads, T one, Op op, T identity, ReduceTrace* trace) {
-  course::DeviceBuffer<T> out(threads);
+  const int blocks = trace_blocks();
+  const std::size_t count = static_cast<std::size_t>(blocks) * threads;
+  course::DeviceBuffer<T> out(count);
   out.fill_bytes(0xFF);
   const grading::ShuffleCounts counts = grading::probe_shuffles(
-      threads, [&] { kernels::trace_kernel<<<1, threads>>>(one, op, identity, out.data()); });
+      count, [&] { kernels::trace_kernel<<<blocks, threads>>>(one, op, identity, out.data()); });
+  trace->blocks = blocks;
   trace->shuffles = counts.shuffles;
   trace->stray_masks = counts.stray_masks;
   cudaFuncAttributes attributes{};

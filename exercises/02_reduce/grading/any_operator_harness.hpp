@@ -19,13 +19,15 @@ float reduce_min(const float* d_in, std::size_t n, int threads);
 unsigned long long reduce_max(const unsigned long long* d_in, std::size_t n, int threads);
 unsigned long long reduce_min(const unsigned long long* d_in, std::size_t n, int threads);
 
-// One block of `threads` threads calls block_reduce with an operator that counts, on a value of
-// type `traced` (each type the exercise names holds the count in its bits): each thread's value
-// is one value and no step; op(a, b) holds a's values and b's, and one step more than the longer
-// of a's and b's (the identity, which holds no value, changes nothing). What every thread got
-// back, the static shared memory of the kernel, and the shuffles each thread made.
+// trace_blocks() blocks of `threads` threads (the grid the reduction's first pass uses) call
+// block_reduce with an operator that counts, on a value of type `traced` (each type the exercise
+// names holds the count in its bits): each thread's value is one value and no step; op(a, b) holds
+// a's values and b's, and one step more than the longer of a's and b's (the identity, which holds
+// no value, changes nothing). What every thread got back, the static shared memory of the kernel,
+// and the shuffles each thread made; thread t of block b at b * threads + t.
 enum class Traced { int32, float32, uint64 };
 struct ReduceTrace {
+  int blocks = 0;
   std::vector<unsigned> values;  // per thread: how many threads' values its result holds
   std::vector<unsigned> steps;   // per thread: the combining steps on the longest path
   std::size_t shared_bytes = 0;
@@ -33,6 +35,7 @@ struct ReduceTrace {
   std::vector<unsigned> stray_masks;  // per thread: those whose mask named a lane past the block's
                                       // end, or left out the thread's own lane
 };
+int trace_blocks();
 ReduceTrace trace_block_reduce(Traced traced, int threads);
 const char* traced_name(Traced traced);
 

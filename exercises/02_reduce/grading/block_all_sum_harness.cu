@@ -1,6 +1,6 @@
 // The harness of exercise 2 (lesson 02): a kernel in which every thread calls the student's
-// block_all_sum twice and writes what it got (run with its shuffles counted when the tests ask),
-// and one in which it calls it many times in a row.
+// block_all_sum twice and writes what it got, its shuffles counted in every run (and tampered with
+// when the tests ask), and one, the timed one, in which it calls it many times in a row.
 #include "../../grading/harness.hpp"
 #include "../../grading/shuffle_probe.cuh"  // before the student's file: its shuffles are counted
 
@@ -36,59 +36,32 @@ __global__ void repeated_sums_kernel(const int* values, int rounds, int* out) {
 namespace {
 
 template <typename T>
-void run(const T* d_values, int blocks, int threads, T* d_first, T* d_second) {
-  grading::watched(
-      [&] { kernels::all_sums_kernel<<<blocks, threads>>>(d_values, d_first, d_second); });
+std::vector<unsigned> run(const T* d_values, int blocks, int threads, T* d_first, T* d_second,
+                          grading::Tamper tamper) {
+  const std::size_t count = static_cast<std::size_t>(blocks) * threads;
+  const auto launch = [&] {
+    kernels::all_sums_kernel<<<blocks, threads>>>(d_values, d_first, d_second);
+  };
+  return grading::probe_shuffles(count, launch, tamper).shuffles;
 }
 
 }  // namespace
 
-void all_sums(const int* d_values, int blocks, int threads, int* d_first, int* d_second) {
-  run(d_values, blocks, threads, d_first, d_second);
+std::vector<unsigned> all_sums(const int* d_values, int blocks, int threads, int* d_first,
+                               int* d_second, grading::Tamper tamper) {
+  return run(d_values, blocks, threads, d_first, d_second, tamper);
 }
-void all_sums(const long long* d_values, int blocks, int threads, long long* d_first,
-              long long* d_second) {
-  run(d_values, blocks, threads, d_first, d_second);
+std::vector<unsigned> all_sums(const long long* d_values, int blocks, int threads,
+                               long long* d_first, long long* d_second) {
+  return run(d_values, blocks, threads, d_first, d_second, grading::Tamper::none);
 }
-void all_sums(const float* d_values, int blocks, int threads, float* d_first, float* d_second) {
-  run(d_values, blocks, threads, d_first, d_second);
+std::vector<unsigned> all_sums(const float* d_values, int blocks, int threads, float* d_first,
+                               float* d_second) {
+  return run(d_values, blocks, threads, d_first, d_second, grading::Tamper::none);
 }
-void all_sums(const double* d_values, int blocks, int threads, double* d_first, double* d_second) {
-  run(d_values, blocks, threads, d_first, d_second);
-}
-
-template <typename T>
-std::vector<unsigned> shuffles_of(int blocks, int threads) {
-  const std::size_t count = static_cast<std::size_t>(blocks) * threads;
-  const course::DeviceBuffer<T> values(std::vector<T>(count, T(1)));
-  course::DeviceBuffer<T> first(count);
-  course::DeviceBuffer<T> second(count);
-  return grading::probe_shuffles(count,
-                                 [&] {
-                                   kernels::all_sums_kernel<<<blocks, threads>>>(
-                                       values.data(), first.data(), second.data());
-                                 })
-      .shuffles;
-}
-
-std::vector<unsigned> all_sums_shuffles(SumType type, int blocks, int threads) {
-  switch (type) {
-    case SumType::int32:
-      return shuffles_of<int>(blocks, threads);
-    case SumType::int64:
-      return shuffles_of<long long>(blocks, threads);
-    case SumType::float32:
-      return shuffles_of<float>(blocks, threads);
-    default:
-      return shuffles_of<double>(blocks, threads);
-  }
-}
-
-const char* sum_type_name(SumType type) {
-  return type == SumType::int32     ? "int"
-         : type == SumType::int64   ? "64-bit int"
-         : type == SumType::float32 ? "float"
-                                    : "double";
+std::vector<unsigned> all_sums(const double* d_values, int blocks, int threads, double* d_first,
+                               double* d_second) {
+  return run(d_values, blocks, threads, d_first, d_second, grading::Tamper::none);
 }
 
 int repeated_sums_blocks() {

@@ -17,11 +17,13 @@ void first_add_sum(const float* d_in, std::size_t n, float* d_result);
 // One pass of the student's kernel over n elements of a type that counts: each element is one
 // element and no addition; a + b holds a's elements and b's, and one addition more than the longer
 // of a's and b's paths. Per block: how many elements its sum holds, and how many additions lie on
-// the longest path from an element to it.
+// the longest path from an element to it. With `thread_additions`, also how many additions each
+// thread of the launch made (kPerBlock / 4 threads a block).
 struct SumTrace {
   unsigned long long elements;
   unsigned additions;
 };
-std::vector<SumTrace> first_add_trace(std::size_t n);
+std::vector<SumTrace> first_add_trace(std::size_t n,
+                                      std::vector<unsigned>* thread_additions = nullptr);
 
 }  // namespace grading02

@@ -3,9 +3,10 @@
 // 64-bit ints must be exact (with values large enough that a float on the way loses bits), and
 // floats and doubles must be, bit for bit, the sum in the order the exercise fixes (a butterfly of
 // xor shuffles in each warp, then the same over the warps' sums), which a sum in any other order (a
-// loop, a tree in shared memory) almost never is; and every thread's shuffles are counted, so that
-// a second stage without a butterfly in every warp shows. Inputs, block sizes and grids come from
-// the run's seed (printed at the start; COURSE_TEST_SEED repeats it).
+// loop, a tree in shared memory) almost never is; and every thread's shuffles are counted in every
+// checked run, so that a second stage without a butterfly in every warp shows, and a run whose
+// shuffles each deliver 1 more must give every thread another sum. Inputs, block sizes and grids
+// come from the run's seed (printed at the start; COURSE_TEST_SEED repeats it).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -68,6 +69,32 @@ std::vector<T> spread(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+// What every checked run's shuffles must be. The bits are those of the exercise's order however
+// the second stage gets them: one warp that adds up the warps' sums and hands the block's sum to
+// the others through shared memory, or every thread replaying the butterfly's additions in its own
+// registers, gets the same bits. Neither is a butterfly in every warp: so every shuffle is
+// counted, per thread, in the very runs whose sums are checked. Each call, every thread makes five
+// xor shuffles for its warp's sum and at least log2(warps) more for the block's (the exercise's
+// five, offsets 16 to 1), and every thread of a block makes as many as the others: every warp
+// adds up the warps' sums itself.
+void check_shuffles(const std::vector<unsigned>& shuffles, int threads, const char* what) {
+  const int warps = threads / course::kWarpSize;
+  unsigned least = 5;
+  for (int w = 1; w < warps; w *= 2)
+    ++least;
+  least *= 2;  // two calls
+  for (std::size_t i = 0; i < shuffles.size(); ++i) {
+    const std::size_t b = i / threads;
+    if (shuffles[i] >= least && shuffles[i] == shuffles[b * threads]) continue;
+    INFO(what << ", " << threads << " threads per block: thread " << i % threads << " of block "
+              << b << " made " << shuffles[i] << " shuffles in two calls, thread 0 of its block "
+              << shuffles[b * threads] << "; every thread makes five for its warp's sum and at "
+              << "least log2(" << warps << ") for the block's, " << least << " in two calls");
+    REQUIRE(shuffles[i] >= least);
+    REQUIRE(shuffles[i] == shuffles[b * threads]);
+  }
+}
+
 // Every thread's two results against its block's exact sum (ints of either width).
 template <typename T>
 void check_exact(const std::vector<T>& values, int blocks, int threads, const char* what) {
@@ -77,7 +104,8 @@ void check_exact(const std::vector<T>& values, int blocks, int threads, const ch
   course::test::GuardedBuffer<T> second(count);
   first.poison(0xFF);
   second.poison(0xFF);
-  grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
+  const std::vector<unsigned> shuffles =
+      grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
   const std::vector<T> got = first.download();
   const std::vector<T> got_twice = second.download();
   REQUIRE(first.guards_intact());
@@ -93,6 +121,7 @@ void check_exact(const std::vector<T>& values, int blocks, int threads, const ch
     INFO("the second call, on 2 v");
     REQUIRE(static_cast<long long>(got_twice[i]) == 2 * expected);
   }
+  check_shuffles(shuffles, threads, what);
 }
 
 // Whether two floats or doubles have the same bits (a sum is only the exercise's if it is bit for
@@ -109,7 +138,8 @@ void check_bits(const std::vector<T>& values, int blocks, int threads, const cha
   const course::DeviceBuffer<T> d_values(values);
   course::DeviceBuffer<T> first(count);
   course::DeviceBuffer<T> second(count);
-  grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
+  const std::vector<unsigned> shuffles =
+      grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data());
   const std::vector<T> got = first.download();
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t b = i / threads;
@@ -119,6 +149,7 @@ void check_bits(const std::vector<T>& values, int blocks, int threads, const cha
               << ": the bits differ");
     REQUIRE(same_bits(got[i], expected));
   }
+  check_shuffles(shuffles, threads, what);
 }
 
 }  // namespace
@@ -147,35 +178,49 @@ TEST_CASE("float sums add up in the exercise's order, bit for bit, in every thre
   }
 }
 
-TEST_CASE("every thread makes the shuffles of both butterflies, in every call", "[gpu]") {
-  // The bits above are those of the exercise's order however the second stage gets them: one warp
-  // that adds up the warps' sums and hands the block's sum to the others through shared memory,
-  // or every thread replaying the butterfly's additions in its own registers, gets the same bits.
-  // Neither is a butterfly in every warp: so every shuffle is counted, per thread. Each call, every
-  // thread makes five xor shuffles for its warp's sum and at least log2(warps) more for the
-  // block's (the exercise's five, offsets 16 to 1), and every thread of a block makes as many as
-  // the others: every warp adds up the warps' sums itself. On every type the exercise names.
+TEST_CASE("every thread's sum comes through its own shuffles", "[gpu]") {
+  // The shuffles are counted in every checked run above. Here runs on random ints are made with
+  // every shuffle delivering 1 more than it should, then with every shuffle delivering what the
+  // neighbouring lane (lane ^ 1) got. A thread whose block sum comes through its butterflies gets
+  // another sum in both calls under the first, and some threads of every block do under the
+  // second; one that makes its shuffles for show and adds up the block some other way (in shared
+  // memory, say) keeps the right sums under one of them (a shuffled constant is changed by the
+  // first, not by the second).
   const std::uint64_t seed = course::test::seed();
   const int blocks = 2 + static_cast<int>(drawn(seed, 62) % 3);
-  for (const grading02::SumType type : {grading02::SumType::int32, grading02::SumType::int64,
-                                        grading02::SumType::float32, grading02::SumType::float64}) {
-    for (int threads : block_sizes(seed)) {
-      const int warps = threads / course::kWarpSize;
-      unsigned least = 5;
-      for (int w = 1; w < warps; w *= 2)
-        ++least;
-      least *= 2;  // two calls
-      const std::vector<unsigned> shuffles = grading02::all_sums_shuffles(type, blocks, threads);
-      for (std::size_t i = 0; i < shuffles.size(); ++i) {
-        const std::size_t b = i / threads;
-        INFO(grading02::sum_type_name(type)
-             << ", " << threads << " threads per block: thread " << i % threads << " of block " << b
-             << " made " << shuffles[i] << " shuffles in two calls, thread 0 of its block "
-             << shuffles[b * threads] << "; every thread makes five for its warp's sum and at "
-             << "least log2(" << warps << ") for the block's, " << least << " in two calls");
-        REQUIRE(shuffles[i] >= least);
-        REQUIRE(shuffles[i] == shuffles[b * threads]);
+  for (int threads : block_sizes(seed)) {
+    const std::size_t count = static_cast<std::size_t>(blocks) * threads;
+    const std::vector<int> values =
+        course::random_ints<int>(count, seed + threads + 2, -(1 << 22), 1 << 22);
+    const course::DeviceBuffer<int> d_values(values);
+    course::DeviceBuffer<int> first(count);
+    course::DeviceBuffer<int> second(count);
+    check_exact(values, blocks, threads, "ints, untampered");  // the sums are right as they are
+    for (const grading::Tamper tamper : {grading::Tamper::plus_one, grading::Tamper::swap_pairs}) {
+      grading02::all_sums(d_values.data(), blocks, threads, first.data(), second.data(), tamper);
+      const std::vector<int> got = first.download();
+      const std::vector<int> got_twice = second.download();
+      std::size_t same = 0;       // threads that got their block's right sum in a call
+      std::size_t unchanged = 0;  // blocks in which every thread did
+      for (int b = 0; b < blocks; ++b) {
+        long long expected = 0;
+        for (int t = 0; t < threads; ++t)
+          expected += values[static_cast<std::size_t>(b) * threads + t];
+        std::size_t right = 0;
+        for (int t = 0; t < threads; ++t) {
+          const std::size_t i = static_cast<std::size_t>(b) * threads + t;
+          right += got[i] == expected || got_twice[i] == 2 * expected;
+        }
+        same += right;
+        unchanged += right == static_cast<std::size_t>(threads);
       }
+      const bool plus_one = tamper == grading::Tamper::plus_one;
+      INFO("sums unchanged with every shuffle delivering "
+           << (plus_one ? "1 more than it should: " : "what the neighbouring lane got: ")
+           << (plus_one ? same : unchanged) << (plus_one ? " threads of " : " blocks of ")
+           << (plus_one ? count : static_cast<std::size_t>(blocks)) << " (" << threads
+           << " threads per block; each thread's sum must come through its own shuffles)");
+      CHECK((plus_one ? same : unchanged) == 0);
     }
   }
 }

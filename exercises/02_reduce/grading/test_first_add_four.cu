@@ -4,6 +4,7 @@
 // and a tree, not a loop; and floats of very different sizes must add up to the tree's sum bit for
 // bit, for ints' and floats' kernels are not traced. Inputs and sizes come from the run's seed
 // (printed at the start; COURSE_TEST_SEED repeats it).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -117,8 +118,15 @@ TEST_CASE("each block adds its elements once, four during the load, then a tree"
   const std::vector<std::size_t> sizes =
       course::test::drawn_sizes(course::test::seed() + 1, {1, 1000, 50 * 1024 + 3},
                                 {256, grading02::kPerBlock}, 100000, 2, "first_add_four traced n");
+  // Each thread makes its own additions: in a full block, every thread adds its four elements
+  // (three additions at least) and at most the tree's eight steps more. One warp making the whole
+  // block's additions, in the tree's order, gives the same sums and the same paths.
+  constexpr unsigned kFewestByAThread = 3;
+  constexpr unsigned kMostByAThread = 4 + 8;
+  const std::size_t threads = grading02::kPerBlock / 4;
   for (std::size_t n : sizes) {
-    const std::vector<grading02::SumTrace> traces = grading02::first_add_trace(n);
+    std::vector<unsigned> by_thread;
+    const std::vector<grading02::SumTrace> traces = grading02::first_add_trace(n, &by_thread);
     for (std::size_t b = 0; b < traces.size(); ++b) {
       const std::size_t first = b * grading02::kPerBlock;
       const std::size_t expected =
@@ -128,6 +136,16 @@ TEST_CASE("each block adds its elements once, four during the load, then a tree"
                   << " additions on the longest path (at most " << kMostAdditions << ")");
       CHECK(traces[b].elements == expected);
       CHECK(traces[b].additions <= kMostAdditions);
+      if (expected < grading02::kPerBlock) continue;
+      const auto mine = by_thread.begin() + static_cast<std::ptrdiff_t>(b * threads);
+      const auto [fewest, most] = std::minmax_element(mine, mine + threads);
+      INFO("n = " << n << ", block " << b << ": the fewest additions a thread made: " << *fewest
+                  << " (thread " << fewest - mine << "), the most: " << *most << " (thread "
+                  << most - mine << "); each thread adds its own four elements ("
+                  << kFewestByAThread << " or more) and its steps of the tree (" << kMostByAThread
+                  << " in all at most)");
+      CHECK(*fewest >= kFewestByAThread);
+      CHECK(*most <= kMostByAThread);
     }
   }
 }

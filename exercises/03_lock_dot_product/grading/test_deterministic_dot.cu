@@ -1,7 +1,8 @@
 // Grades exercise 2 of lesson 03: chunk_dots and add_partials (deterministic_dot.cuh). The result
 // must be exact on whole numbers at awkward sizes and within the error bound on uniform floats; it
 // must have the same bits whatever the grid and on every run; and each partial sum must be its own
-// chunk's, which checks the technique. The sizes and grids are drawn from the seed (printed;
+// chunk's, which checks the technique, at small sizes, at sizes the clock might time and in the
+// timed runs themselves. The sizes and grids are drawn from the seed (printed;
 // COURSE_TEST_SEED repeats it), at warp, block and chunk edges, and one size is past 2^31 elements,
 // where a 32-bit index wraps; the result and the partial sums are poisoned first and have guard
 // zones around them.
@@ -253,6 +254,39 @@ TEST_CASE("the same bits whatever the grid, run after run", "[gpu]") {
   }
 }
 
+TEST_CASE("the partial sums and the bits at sizes the clock might time", "[gpu]") {
+  // Between 2^24 and 2^29 elements (one size drawn anywhere there, one from the timed range):
+  // whole numbers, so every partial sum must be its chunk's exactly, and the result's bits the
+  // same with two grids. An answer that is deterministic only at the sizes the other test cases
+  // draw, and adds in the grid's order past them, fails here.
+  const std::uint64_t seed = course::test::seed();
+  const std::size_t sizes[] = {
+      (std::size_t{1} << 24) + course::test::drawn(seed, 500) % (std::size_t{31} << 24),
+      (std::size_t{1} << 28) - grading03::kChunk * (course::test::drawn(seed, 501) % 1024) +
+          course::test::drawn(seed, 502) % 3};
+  const int sms = course::sm_count();
+  for (std::size_t n : sizes) {
+    const GpuIntegers in(n, seed + n);
+    float first = 0;
+    for (int blocks : {4 * sms, drawn_grid(503)}) {
+      const Result got = student_dot(in.a.data(), in.b.data(), n, blocks);
+      std::size_t wrong = 0;
+      for (std::size_t c = 0; c < got.partials.size(); ++c)
+        wrong += static_cast<double>(got.partials[c]) != static_cast<double>(in.chunk_dots[c]);
+      INFO("n = " << n << ", " << blocks << " blocks: " << wrong << " of " << got.partials.size()
+                  << " partial sums are not their chunk's (whole numbers: each is exact)");
+      CHECK(wrong == 0);
+      if (blocks == 4 * sms) {
+        first = got.dot;
+      } else {
+        INFO("n = " << n << ": with " << blocks << " blocks got " << got.dot << ", with " << 4 * sms
+                    << " blocks " << first << ": the bits differ");
+        CHECK(course::bits_of(got.dot) == course::bits_of(first));
+      }
+    }
+  }
+}
+
 TEST_CASE("the partial sums past 2^31 elements, where a 32-bit index wraps", "[gpu]") {
   // 2 x 8 GiB of whole numbers: an int index wraps here.
   check_past(31, 3, "whole numbers past 2^31 (n - 2^31)");
@@ -290,4 +324,11 @@ TEST_CASE("timing: about 2^28 elements on 4 blocks per SM", "[gpu][timing]") {
   const double bound = bound_for(n, in.magnitudes);
   INFO("n = " << n << ": got " << got << ", expected " << in.dot << " within " << bound);
   CHECK(lesson03::dot_ok(got, in.dot, bound));
+  const std::vector<float> timed_partials = partials.download();
+  std::size_t wrong = 0;
+  for (std::size_t c = 0; c < timed_partials.size(); ++c)
+    wrong += static_cast<double>(timed_partials[c]) != static_cast<double>(in.chunk_dots[c]);
+  INFO("the timed runs' partial sums: " << wrong << " of " << timed_partials.size()
+                                        << " are not their chunk's");
+  CHECK(wrong == 0);
 }

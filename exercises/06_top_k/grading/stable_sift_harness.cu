@@ -45,7 +45,7 @@ void scatter(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low, std:
 }  // namespace
 
 Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
-                   std::uint32_t high, bool tamper) {
+                   std::uint32_t high, grading::Tamper tamper) {
   Sifted out;
   course::DeviceBuffer<SiftCounts> counts(tiles_of(n));
   std::vector<SiftCounts> offsets = counted_tiles(d_keys, n, low, high, counts);
@@ -62,7 +62,7 @@ Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low
   const course::DeviceBuffer<SiftCounts> d_offsets(offsets);
   // Past the last place of each, a guard that must still hold all ones: one place, or with
   // tampered shuffles, room for places a little off.
-  const std::size_t guard = tamper ? kTamperGuard : 1;
+  const std::size_t guard = tamper == grading::Tamper::none ? 1 : kTamperGuard;
   course::DeviceBuffer<std::uint32_t> winners(total.winners + guard);
   course::DeviceBuffer<std::uint32_t> candidates(total.candidates + guard);
   winners.fill_bytes(0xFF);

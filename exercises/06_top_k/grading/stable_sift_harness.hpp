@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "../../grading/tamper.hpp"
+
 namespace grading06 {
 
 constexpr std::size_t kTile = 1024;
@@ -25,11 +27,11 @@ constexpr std::size_t kTamperGuard = std::size_t{1} << 16;
 
 // Sifts the n keys at d_keys (device memory): the student's count_tiles, the exclusive prefix sums
 // of its counts over the tiles (computed here), then the student's scatter_tiles, whose shuffles
-// are counted per thread. With `tamper`, each of the scatter's shuffles delivers 1 more than it
-// should (an integer or floating-point value), so a scatter whose places come through its
-// shuffles writes other places.
+// are counted per thread. With `tamper`, each of the scatter's shuffles delivers something else
+// than it should (grading/tamper.hpp), so a scatter whose places come through its shuffles writes
+// other places.
 Sifted stable_sift(const std::uint32_t* d_keys, std::size_t n, std::uint32_t low,
-                   std::uint32_t high, bool tamper = false);
+                   std::uint32_t high, grading::Tamper tamper = grading::Tamper::none);
 
 // The same sift with everything left on the device, for the [timing] test case: the winners'
 // indices go to d_winners and the candidates' to d_candidates (device memory, `capacity` places

@@ -141,12 +141,13 @@ TEST_CASE("all winners, all candidates, and none of either", "[gpu]") {
 }
 
 TEST_CASE("the scatter's places come through its shuffles", "[gpu]") {
-  // The same sift twice: once as it is, once with every shuffle of the scatter delivering 1 more
-  // than it should. A scatter whose threads find their places by a prefix sum made of shuffles
-  // then writes other places; one that shuffles for show while its places come another way (one
-  // thread adding up the block's counts in shared memory, say) writes the same ones. Random keys
-  // (about 1 in 8 a winner and 1 in 8 a candidate, each tile's counts at most 1024) over a size
-  // drawn from the seed.
+  // The same sift three times: as it is, with every shuffle of the scatter delivering 1 more than
+  // it should, and with every shuffle delivering what the neighbouring lane (lane ^ 1) got. A
+  // scatter whose threads find their places by a prefix sum made of shuffles writes other places
+  // both times; one that shuffles for show while its places come another way (one thread adding up
+  // the block's counts in shared memory, say) writes the same ones at least once (a shuffled
+  // constant is changed by the first, not by the second). Random keys (about 1 in 8 a winner and 1
+  // in 8 a candidate, each tile's counts at most 1024) over a size drawn from the seed.
   const std::uint64_t seed = course::test::seed();
   const std::size_t n = 64 * grading06::kTile + course::test::drawn(seed, 700) % 4096;
   std::vector<lesson06::Key> keys(n);
@@ -162,14 +163,18 @@ TEST_CASE("the scatter's places come through its shuffles", "[gpu]") {
               << "]");
   REQUIRE(course::test::mismatch(right.winners, winners) == "");
   REQUIRE(course::test::mismatch(right.candidates, candidates) == "");
-  const grading06::Sifted tampered =
-      grading06::stable_sift(d_keys.data(), n, low, high, /*tamper=*/true);
-  const bool same = !tampered.wrote_past_the_end && tampered.winners == winners &&
-                    tampered.candidates == candidates;
-  INFO("with every shuffle of scatter_tiles delivering 1 more than it should, its places were "
-       << (same ? "the same" : "other places") << ": they must come through the shuffles (each "
-       << "thread's place from a prefix sum over its warp by shuffles)");
-  CHECK(!same);
+  for (const grading::Tamper tamper : {grading::Tamper::plus_one, grading::Tamper::swap_pairs}) {
+    const grading06::Sifted tampered = grading06::stable_sift(d_keys.data(), n, low, high, tamper);
+    const bool same = !tampered.wrote_past_the_end && tampered.winners == winners &&
+                      tampered.candidates == candidates;
+    INFO("places were " << (same ? "the same" : "other places") << " with every shuffle of "
+                        << "scatter_tiles delivering "
+                        << (tamper == grading::Tamper::plus_one ? "1 more than it should"
+                                                                : "what the neighbouring lane got")
+                        << ": they must come through the shuffles (each thread's place from a "
+                        << "prefix sum over its warp by shuffles)");
+    CHECK(!same);
+  }
 }
 
 TEST_CASE("past 2^31 keys, the tiles far into the input are sifted too, in order", "[gpu]") {

@@ -1,7 +1,7 @@
 // A wrong answer to exercise 3 (lesson 02): shuffle trees in the warps, but thread 0 then combines
 // the warps' results one after another in a loop. Every result is right; the trace shows up to 31
 // more steps on the longest path than a tree takes.
-// expect: fails: REQUIRE\( trace\.steps\[t\] <= kMostSteps \)
+// expect: fails: REQUIRE\( trace\.steps\[i\] <= kMostSteps \)
 #pragma once
 
 namespace exercise02 {
