@@ -96,7 +96,8 @@ function(course_add_exercise lesson_dir number name)
   #   // expect: fails: <regular expression>        (a test fails, printing this)
   #   // expect: hangs                              (the watchdog stops it)
   #   // expect: compiled: <regular expression>     (its PTX breaks a COMPILED rule, saying this)
-  #   // expect: slow                               (it takes more than TIME_FACTOR times the model)
+  #   // expect: slow                               (it takes more than TIME_FACTOR times the model,
+  #                                                    or its timed run fails its own checks)
   #   // expect: fails when timed: <regular expression> (its [timing] case fails, printing this:
   #                                                    for an answer that cheats only when timed)
   # and, beside fails: or hangs, "// needs: N GPUs" when it is wrong only on N GPUs or more.
@@ -253,7 +254,8 @@ function(course_exercise_checks target prefix label expect)
       TIMEOUT ${COURSE_EXERCISE_TIMEOUT} RUN_SERIAL ON)
     if(want STREQUAL "SLOW")
       set_tests_properties("${name}" PROPERTIES
-        PASS_REGULAR_EXPRESSION "more than [0-9.]+ times the model answer's")
+        PASS_REGULAR_EXPRESSION
+        "more than [0-9.]+ times the model answer's|the answer's timed run failed")
     endif()
     if(NOT label STREQUAL "exercise")
       course_count_gpu_test("${name}")

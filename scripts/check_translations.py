@@ -5,8 +5,9 @@
 - parity: the same heading levels, pictures, HTML comments (the generated markers, exactly),
   fenced code blocks (byte for byte) and check questions (<details> blocks), in the same order;
 - staleness: the Chinese file's first lines hold <!-- translated-from: X.md @ <commit> -->, and
-  X.md has not changed since that commit (git diff --quiet <commit> -- X.md); without git or
-  without the commit (a shallow clone), the check says so and fails;
+  X.md has not changed since that commit (git diff --quiet <commit> -- X.md); without git, in a
+  copy without the history or in a shallow clone, the check says it cannot tell and checks the
+  rest; in a repository with its history but without the commit, it fails;
 - terms: every docs/glossary.md term the English prose uses appears in the Chinese prose in the
   glossary's Chinese form;
 - links: the Chinese file opens with [English](X.md), the English one with
