@@ -19,15 +19,16 @@ float reduce_min(const float* d_in, std::size_t n, int threads);
 unsigned long long reduce_max(const unsigned long long* d_in, std::size_t n, int threads);
 unsigned long long reduce_min(const unsigned long long* d_in, std::size_t n, int threads);
 
-// trace_blocks() blocks of `threads` threads (the grid the reduction's first pass uses) call
-// block_reduce with an operator that counts, on a value of type `traced` (each type the exercise
-// names holds the count in its bits): each thread's value is one value and no step; op(a, b) holds
-// a's values and b's, and one step more than the longer of a's and b's (the identity, which holds
-// no value, changes nothing). What every thread got back, the static shared memory of the kernel,
-// and the shuffles each thread made; thread t of block b at b * threads + t.
+// One block of `threads` threads (as the reduction's second pass), then trace_blocks() blocks (as
+// its first pass), call block_reduce with an operator that counts, on a value of type `traced`
+// (each type the exercise names holds the count in its bits): each thread's value is one value and
+// no step; op(a, b) holds a's values and b's, and one step more than the longer of a's and b's (the
+// identity, which holds no value, changes nothing). What every thread got back, the static shared
+// memory of the kernel, and the shuffles each thread made; thread t of block b of the two launches,
+// one after the other, at b * threads + t.
 enum class Traced { int32, float32, uint64 };
 struct ReduceTrace {
-  int blocks = 0;
+  int blocks = 0;                // of both launches
   std::vector<unsigned> values;  // per thread: how many threads' values its result holds
   std::vector<unsigned> steps;   // per thread: the combining steps on the longest path
   std::size_t shared_bytes = 0;

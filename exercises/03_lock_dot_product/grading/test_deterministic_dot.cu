@@ -2,7 +2,7 @@
 // must be exact on whole numbers at awkward sizes and within the error bound on uniform floats; it
 // must have the same bits whatever the grid and on every run; and each partial sum must be its own
 // chunk's, which checks the technique, at small sizes, at sizes the clock might time and in the
-// timed runs themselves. The sizes and grids are drawn from the seed (printed;
+// last timed run. The sizes and grids are drawn from the seed (printed;
 // COURSE_TEST_SEED repeats it), at warp, block and chunk edges, and one size is past 2^31 elements,
 // where a 32-bit index wraps; the result and the partial sums are poisoned first and have guard
 // zones around them.

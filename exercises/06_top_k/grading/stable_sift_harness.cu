@@ -1,6 +1,7 @@
 // The harness of exercise 4 (lesson 06): one block per tile runs the student's count_tiles; the
 // tiles' counts become offsets on the CPU; one block per tile runs the student's scatter_tiles,
-// its shuffles probed (shuffle_probe.cuh) in every run but the timed one.
+// its shuffles probed (shuffle_probe.cuh) in every run of stable_sift (sift_on_device, for the
+// timed case and the one past 2^31 keys, does not probe).
 #include "../../grading/harness.hpp"
 #include "../../grading/shuffle_probe.cuh"  // before the student's file: its shuffles are counted
 

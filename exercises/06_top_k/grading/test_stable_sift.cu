@@ -4,10 +4,11 @@
 // the threads' order of arrival, which is not. Sizes at the edges of a thread's four keys, a warp's
 // 128, a tile's 1024, and drawn from the run's seed; buckets around keys drawn from the seed, and
 // all winners, all candidates, or neither, where a block's counts reach 1024 and the offsets pass
-// 16 bits. A probe of the scatter's shuffles checks its prefix sum: in every checked run, every
-// thread of a full tile makes 5 or more, and with shuffles that deliver 1 more than they should,
-// the places change. The [timing] case sifts 2^27 keys on the device for scripts/time_answer.py.
-// Fresh random inputs each run (the seed is printed).
+// 16 bits. A probe of the scatter's shuffles checks its prefix sum: in every sift check_sift makes
+// (not the timed one, nor the one past 2^31 keys), every thread of a full tile makes 5 or more, and
+// with shuffles that deliver 1 more than they should, the places change. The [timing] case sifts
+// 2^27 keys on the device for scripts/time_answer.py. Fresh random inputs each run (the seed is
+// printed).
 #include <algorithm>
 #include <random>
 #include <utility>

@@ -6,7 +6,7 @@
 // estimate puts it at about 1.2 times the model answer's time, inside any bound that honest
 // answers pass.
 // Caught: the probe counts each thread's shared adds, and the tests ask that no thread make more
-// than its grid-stride share of the bytes (plus 16, a vector load's): lane 0 makes 32 times its.
+// than its grid-stride share of the bytes (plus 16): lane 0 makes 32 times its.
 // expect: fails: the most shared-memory atomicAdd calls one thread made
 #pragma once
 

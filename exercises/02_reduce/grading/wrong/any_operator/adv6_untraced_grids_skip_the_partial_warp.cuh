@@ -23,8 +23,8 @@
 // A correct grader should probe and trace a launch of several blocks (trace_kernel on a grid, or
 // the shuffle probe armed around one of the max/min reductions, whose first pass has 2 x SMs
 // blocks), so that a path chosen by gridDim.x cannot hide.
-// Caught: the trace and the shuffle probe now run on the grid the reduction uses (two blocks an
-// SM), not on one block.
+// Caught: the trace and the shuffle probe now run on one block and on the first pass's grid (two
+// blocks an SM), as the reduction's two passes launch.
 // expect: fails: a tree of shuffles over [0-9]+ lanes takes at least
 #pragma once
 

@@ -21,7 +21,7 @@
 // the timed range too, or check the timed run's partial sums against the chunks' exact ones
 // (GpuIntegers already has them).
 // Caught: a test case now checks every partial sum, and the bits across two grids, at a size drawn
-// from 2^24 to 2^29 and one from the timed range; the timed runs' partial sums are checked too.
+// from 2^24 to 2^29 and one from the timed range; the last timed run's partial sums are checked too.
 // expect: fails: are not their chunk's
 #pragma once
 

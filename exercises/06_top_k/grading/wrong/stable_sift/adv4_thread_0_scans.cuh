@@ -20,7 +20,7 @@
 // loading their keys, so the whole sift, which is mostly two reads of the keys, takes no longer:
 // on the H100, scripts/time_answer.py found it within the bound (about the model's own time).
 // Every test case passed then, and the clock cannot tell it from the model.
-// Caught: the scatter's shuffles are probed in every checked run; every thread of a full tile must
+// Caught: the scatter's shuffles are probed in every sift check_sift makes; every thread of a full tile must
 // make 5 or more (a warp's prefix sum by shuffles takes that many), and this one makes none. (With
 // shuffles added for show, the places would not change when the probe makes each shuffle deliver
 // 1 more: a test case checks that too.)
