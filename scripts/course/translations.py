@@ -12,7 +12,8 @@ For each pair:
   checks the rest; with the history but without the commit, it fails;
 - terms: every docs/glossary.md term (its table and its basic terms) whose English form the
   English prose uses appears in the Chinese prose in the glossary's Chinese form (the first form
-  its 中文 cell gives);
+  its 中文 cell gives); generated tables, which stay in English, are not prose, and a term used in
+  another sense (OTHER_SENSES: "release build") is not the term;
 - links: the Chinese file opens with a link to its English twin, `[English](X.md)`, and the
   English file opens with a link to the Chinese one, `[简体中文](X.zh-CN.md)` (the only Chinese
   check_claims.py allows in an English part outside a quotation).
@@ -106,10 +107,20 @@ def shape(text):
     }
 
 
+# A generated table (<!-- table ... --> to <!-- /table -->) stays in English in both languages:
+# its words are not the prose's.
+GENERATED_TABLE = re.compile(r"<!--\s*table\b.*?<!--\s*/table\s*-->", re.S)
+
+# Words that are glossary terms in one sense only: a term followed by one of these is the other
+# sense ("a release build" is not the memory order "release").
+OTHER_SENSES = {"release": ("build", "builds")}
+
+
 def prose_words(text):
-    """The text a reader reads as words: code blocks, inline code, comments and link targets
-    taken out."""
+    """The text a reader reads as words: code blocks, generated tables, inline code, comments and
+    link targets taken out."""
     prose, _ = split_code(text)
+    prose = GENERATED_TABLE.sub(" ", prose)
     prose = COMMENT.sub(" ", prose)
     prose = INLINE_CODE.sub(" ", prose)
     return LINK_TARGET.sub("] ", prose)
@@ -132,7 +143,9 @@ def uses(term, words):
     """Whether the English prose uses the term, as a word (a plural too); a term with a capital
     past its first letter ("SM", "NaN", "cuBLAS", "L2 cache") only in that case."""
     flags = 0 if term[1:] != term[1:].lower() else re.I
-    pattern = r"(?<![A-Za-z0-9_-])" + re.escape(term) + r"(?:s|es)?(?![A-Za-z0-9_])"
+    other = OTHER_SENSES.get(term.lower(), ())
+    not_other = "".join(r"(?![ \t\n]+" + re.escape(w) + r"\b)" for w in other)
+    pattern = r"(?<![A-Za-z0-9_-])" + re.escape(term) + r"(?:s|es)?(?![A-Za-z0-9_])" + not_other
     return re.search(pattern, words, flags) is not None
 
 
@@ -363,8 +376,11 @@ def selftest():
             print("check_translations.py selftest: a repository's history taken for none, or a "
                   "folder without one taken for a repository")
         # A term is a word: "SM" is not in "SMEM" nor "small", "warps" is "warp".
-        if uses("SM", "SMEM is small") or not uses("warp", "two warps") or uses("SM", "sm"):
+        if (uses("SM", "SMEM is small") or not uses("warp", "two warps") or uses("SM", "sm") or
+                uses("release", "a release build") or not uses("release", "a release store") or
+                uses("median", prose_words("<!-- table x -->\n| median ms |\n<!-- /table -->"))):
             ok = False
-            print("check_translations.py selftest: a term matched inside another word")
+            print("check_translations.py selftest: a term matched inside another word, in another "
+                  "sense, or in a generated table")
     print("check_translations.py selftest: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1
