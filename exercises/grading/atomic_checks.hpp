@@ -44,6 +44,39 @@ inline void check_shared_adds(const AtomicReport& report, unsigned long long cou
   CHECK(report.most_global_adds <= merge_share);
 }
 
+// Per thread of a grid of `threads` threads, the two sums check_thread_words compares: of the
+// words its adds go to, and of their squares (thread t's at 2 t and 2 t + 1).
+class ThreadWordSums {
+ public:
+  explicit ThreadWordSums(std::size_t threads) : sums_(2 * threads, 0) {}
+
+  // `times` adds (a negative number takes adds back) of thread t to a word.
+  void add(std::size_t thread, unsigned long long word, long long times = 1) {
+    const auto k = static_cast<unsigned long long>(times);
+    sums_[2 * thread] += k * word;
+    sums_[2 * thread + 1] += k * word * word;
+  }
+
+  // The adds of values[0, n) as a grid-stride loop deals them (value i to thread i mod threads):
+  // each value v to word_of(thread, v), where that is not kUncounted.
+  static constexpr unsigned long long kUncounted = ~0ull;
+  template <typename V, typename WordOf>
+  void add_grid_stride(const V* values, std::size_t n, WordOf word_of) {
+    const std::size_t threads = sums_.size() / 2;
+    std::size_t t = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const unsigned long long word = word_of(t, values[i]);
+      if (word != kUncounted) add(t, word);
+      if (++t == threads) t = 0;
+    }
+  }
+
+  const std::vector<unsigned long long>& sums() const { return sums_; }
+
+ private:
+  std::vector<unsigned long long> sums_;
+};
+
 // Whether each thread's shared adds count the values it read itself: its sums of the words it
 // added to, and of their squares, against `expected` (the same two sums, per thread of the grid,
 // over the counters of the values its grid-stride loop reads). A count made some other way and

@@ -27,36 +27,31 @@ struct Values {
   std::size_t at;
 };
 
-// Per thread of the grid, the two sums check_thread_words asks for: of the words of the counters
-// of the values below num_bins that the statement's grid-stride loop gives it (thread t of block
-// b reads values b * threads + t + k * blocks * threads), the counters num_bins words from `base`
-// on, and of their squares.
+// Per thread of the grid, the two sums check_thread_words asks for, over the counters of the
+// values below num_bins that the statement's grid-stride loop gives it (thread t of block b reads
+// values b * threads + t + k * blocks * threads), the counters num_bins words from `base` on.
 std::vector<unsigned long long> thread_word_sums(const Values& values, std::size_t n,
                                                  unsigned num_bins, int threads, std::size_t base) {
   const std::size_t stride =
       static_cast<std::size_t>(grading01::general_histogram_blocks()) * threads;
-  std::vector<unsigned long long> sums(2 * stride, 0);
-  const auto add = [&](std::size_t thread, std::uint16_t v, long long times) {
-    if (v >= num_bins) return;
-    const unsigned long long w = base + v;
-    sums[2 * thread] += static_cast<unsigned long long>(times) * w;
-    sums[2 * thread + 1] += static_cast<unsigned long long>(times) * w * w;
+  grading::ThreadWordSums sums(stride);
+  const auto word = [&](std::size_t, std::uint16_t v) {
+    return v < num_bins ? base + v : grading::ThreadWordSums::kUncounted;
   };
-  if (values.host == nullptr) {
-    for (std::size_t p = 0; p < stride; ++p)
-      add(p, values.value, static_cast<long long>(n / stride + (p < n % stride)));
-    for (std::size_t k = 0; k < values.noise->size(); ++k) {
-      add((values.at + k) % stride, values.value, -1);
-      add((values.at + k) % stride, (*values.noise)[k], 1);
-    }
-    return sums;
+  if (values.host != nullptr) {
+    sums.add_grid_stride(values.host, n, word);
+    return sums.sums();
   }
-  std::size_t p = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    add(p, values.host[i], 1);
-    if (++p == stride) p = 0;
+  const auto add = [&](std::size_t t, std::uint16_t v, long long times) {
+    if (v < num_bins) sums.add(t, base + v, times);
+  };
+  for (std::size_t t = 0; t < stride; ++t)
+    add(t, values.value, static_cast<long long>(n / stride + (t < n % stride)));
+  for (std::size_t k = 0; k < values.noise->size(); ++k) {
+    add((values.at + k) % stride, values.value, -1);
+    add((values.at + k) % stride, (*values.noise)[k], 1);
   }
-  return sums;
+  return sums.sums();
 }
 
 // What the probe must see of any run: each counted value one shared-memory atomicAdd that adds

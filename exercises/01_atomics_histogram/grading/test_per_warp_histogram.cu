@@ -104,29 +104,23 @@ struct Bytes {
   std::uint8_t value;
 };
 
-// Per thread of the grid, the two sums check_thread_words asks for: of the words of the counters
-// of the bytes the statement's grid-stride loop gives it (thread t of block b reads bytes
-// b * kThreads + t + k * grid_bytes(), into its warp's histogram), and of their squares.
+// Per thread of the grid, the two sums check_thread_words asks for, over the counters of the bytes
+// the statement's grid-stride loop gives it (thread t of block b reads bytes b * kThreads + t +
+// k * grid_bytes(), into its warp's histogram).
 std::vector<unsigned long long> thread_word_sums(const Bytes& bytes, std::size_t n,
                                                  const Layout& layout) {
   const std::size_t stride = grid_bytes();
-  std::vector<unsigned long long> sums(2 * stride, 0);
-  const auto add = [&](std::size_t thread, std::uint8_t byte, unsigned long long times) {
-    const unsigned long long w = word_of(layout, thread % kThreads / kWarp, byte);
-    sums[2 * thread] += times * w;
-    sums[2 * thread + 1] += times * w * w;
+  grading::ThreadWordSums sums(stride);
+  const auto word = [&](std::size_t thread, std::uint8_t byte) {
+    return static_cast<unsigned long long>(word_of(layout, thread % kThreads / kWarp, byte));
   };
-  if (bytes.host == nullptr) {
-    for (std::size_t p = 0; p < stride; ++p)
-      add(p, bytes.value, n / stride + (p < n % stride));
-    return sums;
+  if (bytes.host != nullptr) {
+    sums.add_grid_stride(bytes.host, n, word);
+  } else {
+    for (std::size_t t = 0; t < stride; ++t)
+      sums.add(t, word(t, bytes.value), static_cast<long long>(n / stride + (t < n % stride)));
   }
-  std::size_t p = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    add(p, bytes.host[i], 1);
-    if (++p == stride) p = 0;
-  }
-  return sums;
+  return sums.sums();
 }
 
 // What the probe must see of any run over n bytes: every byte one shared-memory atomicAdd that
