@@ -5,11 +5,13 @@
 // grading_probed_atomic_add, however it is written: atomicAdd(address, value), (atomicAdd)(...) and
 // ::atomicAdd(...) all reach the probe, since the macro at the end of this file takes no arguments
 // and so replaces the name itself. The probe does the same addition, and, while it is armed, also
-// counts the call as a shared-memory or a global-memory one (and a shared one that adds 0, which
-// no count needs, and a global one that adds exactly 1), and marks the 4-byte shared word it hit
-// with the warp that hit it, per block. The probe's own code, above the macro, reaches the real
-// function. The answer check forbids #undef, inline PTX and the other atomic functions in these
-// exercises, so a student's atomics cannot go around the probe.
+// counts the call as a shared-memory or a global-memory one (and a shared one that adds no whole
+// count, and a global one that adds exactly 1), sums what the adds add to each 4-byte shared word
+// (and to global memory), counts each thread's adds and sums the words of its shared ones, and
+// marks the shared word it hit with the warp that hit it, per block. The probe's own code, above
+// the macro, reaches the real function. The answer check forbids #undef, #define, inline PTX, the
+// other atomic functions and the builtins behind them in these exercises, so a student's atomics
+// cannot go around the probe.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -133,8 +135,8 @@ __device__ T probed_atomic_add(T* address, U value) {
   return (atomicAdd)(address, added);
 }
 
-// Arms the probe for the next launches (counts, shared_words and word_totals in device memory), or
-// disarms it.
+// Arms the probe for the next launches (what it writes, in device memory: null leaves it out), or
+// disarms it (all null).
 inline void arm_atomic_probe(AtomicCounts* counts, unsigned char* shared_words,
                              unsigned long long* word_totals, unsigned* thread_adds,
                              unsigned long long* thread_words) {
