@@ -123,6 +123,9 @@ function(course_discover_tests target)
       EXTRA_ARGS --needs-gpu TEST_LIST ${target}_gpu_tests
       PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${arg_TIMEOUT})
     course_label_tests(${target}_gpu_tests "${arg_GPU_LABELS}")
+    if(NOT "exercise" IN_LIST arg_GPU_LABELS)
+      course_add_profile_tests(${target} "${arg_PREFIX}")
+    endif()
   endif()
   if(arg_LARGE_GPU_MEMORY)
     catch_discover_tests(${target} TEST_SPEC "[gpu][large]" TEST_PREFIX "${arg_PREFIX}/"
@@ -136,6 +139,25 @@ function(course_discover_tests target)
       PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT ${arg_TIMEOUT} RUN_SERIAL ON)
     course_label_tests(${target}_multi_tests "${arg_GPU_LABELS}")
   endif()
+endfunction()
+
+# The device profiles (common/device_profile.hpp, which checks that its list is this one).
+set(COURSE_DEVICE_PROFILES t4 rtx3060 rtx4090 a100 l4)
+
+# Runs the same test cases of <target> as the label "gpu" (or "solution") does, all in one run of
+# the program, once under each device profile (COURSE_DEVICE_PROFILE): label "profile", which the
+# test presets leave out (`ctest --preset profile` runs them), since each profile runs them all
+# again. Named "profile <name>/<prefix>".
+function(course_add_profile_tests target prefix)
+  foreach(profile ${COURSE_DEVICE_PROFILES})
+    set(name "profile ${profile}/${prefix}")
+    add_test(NAME "${name}"
+      COMMAND $<TARGET_FILE:${target}> "[gpu]~[large]~[multi]~[timing]" --needs-gpu)
+    set_tests_properties("${name}" PROPERTIES LABELS profile
+      ENVIRONMENT "COURSE_DEVICE_PROFILE=${profile}" SKIP_RETURN_CODE 77 TIMEOUT 900
+      PASS_REGULAR_EXPRESSION "${COURSE_COMPLETION}" FAIL_REGULAR_EXPRESSION "${COURSE_FAILURE}"
+      SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+  endforeach()
 endfunction()
 
 # Gives the tests that catch_discover_tests listed in `list_var` the labels `labels`. A label list

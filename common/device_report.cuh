@@ -9,6 +9,7 @@
 #include "check.hpp"
 #include "clock.cuh"
 #include "device_memory.hpp"
+#include "device_profile.hpp"
 #include "format.hpp"
 
 #ifndef COURSE_CUDA_ARCHITECTURES
@@ -48,7 +49,7 @@ inline std::string version_text(int v) {
 inline DeviceReport make_device_report() {
   DeviceReport r;
   CUDA_CHECK(cudaGetDevice(&r.device));
-  CUDA_CHECK(cudaGetDeviceProperties(&r.props, r.device));
+  r.props = device_properties(r.device);  // a device profile's limits, under one
   CUDA_CHECK(cudaDriverGetVersion(&r.driver_version));
   CUDA_CHECK(cudaRuntimeGetVersion(&r.runtime_version));
   std::size_t free_bytes = 0;
@@ -71,6 +72,12 @@ inline std::string device_report_text(const DeviceReport& r) {
                 COURSE_CUDA_ARCHITECTURES);
   out += format("Device-to-device copy: %.1f GB/s (read + write, %.0f MiB, median of 10)\n",
                 r.copy_gbps, static_cast<double>(r.copy_bytes) / (1024.0 * 1024.0));
+  if (const DeviceProfile* p = device_profile()) {
+    out += format(
+        "Device profile %s (COURSE_DEVICE_PROFILE): the %s's limits above; its clocks, "
+        "bandwidth, L2 and instruction set are not emulated, so times are this GPU's\n",
+        p->name, p->card);
+  }
   return out;
 }
 

@@ -170,6 +170,7 @@ class Lesson {
   int main(int argc, char** argv, const std::vector<std::string>& names, Body&& body) {
     return run_program(program_, [&] {
       parse_or_exit(cli_, argc, argv);
+      device_profile();  // an unknown COURSE_DEVICE_PROFILE: one line, exit 2, before any work
       command_ = command_text(program_, argc, argv);
       const std::string unknown = VersionFilter(options_.only).unknown(names);
       if (!unknown.empty()) usage_error(cli_, "--only: no version is called " + unknown);

@@ -16,6 +16,7 @@
 
 #include "check.hpp"
 #include "cli.hpp"
+#include "device_profile.hpp"
 
 #if COURSE_CATCH2_MAJOR == 3
 #include <catch2/catch_session.hpp>
@@ -79,6 +80,7 @@ int main(int argc, char** argv) {
     args.push_back(argv[i]);
   }
 
+  course::device_profile();  // an unknown COURSE_DEVICE_PROFILE: one line, exit 2
   if (needs_gpu && !listing) {
     std::string why;
     if (!course::probe_gpu(&why)) {

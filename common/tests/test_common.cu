@@ -14,6 +14,7 @@
 
 #include "cli.hpp"
 #include "clock.cuh"
+#include "device_profile.hpp"
 #include "device_report.cuh"
 #include "gpu_timing.cuh"
 #include "inputs.hpp"
@@ -562,4 +563,83 @@ TEST_CASE("the Clock times with events (poison and prepare untimed) and the copy
   const double gbps = course::measure_copy_gbps(std::size_t{64} << 20, 3);
   CHECK(gbps > 10.0);      // any GPU of compute capability 7.0 or newer
   CHECK(gbps < 100000.0);  // and no GPU this decade
+}
+
+// ---- device profiles (common/device_profile.hpp) ------------------------------------------------
+
+TEST_CASE("the device profiles are the ones CMake runs the tests under", "[profile]") {
+  std::string names;
+  for (const course::DeviceProfile& p : course::kDeviceProfiles) {
+    names += names.empty() ? p.name : std::string(",") + p.name;
+  }
+  CHECK(names == COURSE_DEVICE_PROFILE_NAMES);
+  REQUIRE(course::find_device_profile("t4") != nullptr);
+  CHECK(course::find_device_profile("t4")->sms == 40);
+  CHECK(course::find_device_profile("gtx480") == nullptr);
+  const course::DeviceProfile& a100 = *course::find_device_profile("a100");
+  CHECK(course::profiled_attribute(a100, cudaDevAttrMultiProcessorCount, 132) == 108);
+  CHECK(course::profiled_attribute(a100, cudaDevAttrComputeCapabilityMajor, 9) == 8);
+  CHECK(course::profiled_attribute(a100, cudaDevAttrWarpSize, 32) == 32);  // not profiled
+}
+
+TEST_CASE("a profile's occupancy is limited by threads, registers and shared memory", "[profile]") {
+  const course::DeviceProfile& t4 = *course::find_device_profile("t4");
+  const course::DeviceProfile& a100 = *course::find_device_profile("a100");
+  const course::DeviceProfile& rtx3060 = *course::find_device_profile("rtx3060");
+  // Threads: a T4 SM holds 1024 threads, an A100's 2048; 32 registers fit either.
+  CHECK(course::profiled_blocks_per_sm(t4, 256, 32, 0) == 4);
+  CHECK(course::profiled_blocks_per_sm(a100, 256, 32, 0) == 8);
+  CHECK(course::profiled_blocks_per_sm(rtx3060, 1024, 32, 0) == 1);
+  // Blocks: 32 threads a block, at most 16 (T4) or 32 (A100) blocks.
+  CHECK(course::profiled_blocks_per_sm(t4, 32, 16, 0) == 16);
+  CHECK(course::profiled_blocks_per_sm(a100, 32, 16, 0) == 32);
+  // Registers: 64 a thread, in warps of 2048, leave room for 32 warps: one block of 1024.
+  CHECK(course::profiled_blocks_per_sm(a100, 1024, 64, 0) == 1);
+  CHECK(course::profiled_blocks_per_sm(a100, 256, 64, 0) == 4);
+  CHECK(course::profiled_blocks_per_sm(a100, 1024, 255, 0) == 0);  // past 64K registers a block
+  // Shared memory: with the reserve of 1 KiB a block on an A100, none on a T4.
+  CHECK(course::profiled_blocks_per_sm(t4, 128, 32, 32 * 1024) == 2);
+  CHECK(course::profiled_blocks_per_sm(a100, 128, 32, 40 * 1024) == 4);
+  CHECK(course::profiled_blocks_per_sm(a100, 128, 32, 40 * 1024 + 1) == 3);
+  CHECK(course::profiled_blocks_per_sm(a100, 128, 32, 54 * 1024) == 2);
+  CHECK(course::profiled_blocks_per_sm(t4, 128, 32, 64 * 1024 + 1) == 0);  // past the opt-in
+  CHECK(course::profiled_blocks_per_sm(t4, 2048, 32, 0) == 0);
+}
+
+__global__ void profile_probe_kernel(int* out) {
+  extern __shared__ int staged[];
+  staged[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x == 0) atomicAdd(out, staged[blockDim.x - 1]);
+}
+
+// The same checks hold on the GPU itself and under any profile (ctest -L profile runs this under
+// each): the attributes are the profile's, and a request past its limits gets the GPU's refusal.
+TEST_CASE("requests past the GPU's limits, or the profile's, are refused as the GPU refuses them",
+          "[gpu]") {
+  if (const course::DeviceProfile* p = course::device_profile()) {
+    CHECK(course::sm_count() == p->sms);
+    CHECK(course::l2_bytes() == static_cast<std::size_t>(p->l2_bytes));
+    CHECK(course::max_shared_bytes() == static_cast<std::size_t>(p->shared_per_block_optin));
+    CHECK(course::make_device_report().props.multiProcessorCount == p->sms);
+  }
+  const std::size_t most = course::max_shared_bytes();
+  CHECK(course::set_dynamic_shared_bytes(profile_probe_kernel, most) == cudaSuccess);
+  CHECK(course::set_dynamic_shared_bytes(profile_probe_kernel, most + 1) == cudaErrorInvalidValue);
+  cudaGetLastError();
+  course::DeviceBuffer<int> out(1);
+  out.fill_bytes(0);
+  int* d_out = out.data();
+  void* args[] = {&d_out};
+  const int threads = 256;
+  const std::size_t bytes = threads * sizeof(int);
+  const int grid = course::occupancy_grid(profile_probe_kernel, threads, bytes);
+  REQUIRE(grid >= course::sm_count());
+  CHECK(course::launch_cooperative(profile_probe_kernel, grid + 1, threads, args, bytes, nullptr) ==
+        cudaErrorCooperativeLaunchTooLarge);
+  cudaGetLastError();
+  CHECK(course::launch_cooperative(profile_probe_kernel, grid, threads, args, bytes, nullptr) ==
+        cudaSuccess);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(out.download()[0] == grid);
 }

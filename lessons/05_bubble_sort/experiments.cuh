@@ -81,8 +81,7 @@ struct Waves {
 inline Waves measure_waves(const Launch& launch, std::uint64_t seed, const course::Clock& clock) {
   const std::size_t segment_bytes = 2 * static_cast<std::size_t>(launch.threads) * sizeof(float);
   Waves w{course::sm_count(), 0, 0, 0};
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&w.per_sm, odd_even_segment_kernel<true>,
-                                                           launch.threads, segment_bytes));
+  w.per_sm = course::blocks_per_sm(odd_even_segment_kernel<true>, launch.threads, segment_bytes);
   w.resident = static_cast<std::size_t>(w.per_sm) * w.sms;
   const std::size_t n = w.resident * 2 * static_cast<std::size_t>(launch.threads);
   const course::DeviceBuffer<float> d_in(make_input(n, Dist::uniform, seed + 1));

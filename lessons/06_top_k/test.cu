@@ -330,6 +330,7 @@ TEST_CASE("v5's plan: a threshold rank above the sample's spread, room for twice
   CHECK(lesson06::winner_sort_for(lesson06::kRankSortMaxK + 1) == lesson06::WinnerSort::chunks);
   CHECK(lesson06::winner_sort_for(lesson06::kChunkSortMaxK) == lesson06::WinnerSort::chunks);
   CHECK(lesson06::winner_sort_for(lesson06::kChunkSortMaxK + 1) == lesson06::WinnerSort::cub);
+  CHECK(lesson06::winner_sort_for(16384, 16000) == lesson06::WinnerSort::cub);
 }
 
 // ---- GPU ----------------------------------------------------------------------------------------
@@ -512,9 +513,11 @@ TEST_CASE("v5's winners sorted by rank, in chunks and by CUB", "[gpu]") {
   for (Dist dist : {Dist::dups, Dist::source, Dist::descending}) {
     const auto in = lesson06::make_input<float>(n, dist, course::test::seed());
     const course::DeviceBuffer<float> d_in(in);
-    for (std::size_t k : {lesson06::kRankSortMaxK, lesson06::kRankSortMaxK + 1,
-                          lesson06::kRankSortMaxK + lesson06::kChunk + 1, std::size_t{16384},
-                          lesson06::kChunkSortMaxK, lesson06::kChunkSortMaxK + 1}) {
+    for (std::size_t k :
+         {lesson06::kRankSortMaxK, lesson06::kRankSortMaxK + 1,
+          lesson06::kRankSortMaxK + lesson06::kChunk + 1, std::size_t{16384},
+          lesson06::kChunkSortMaxK, lesson06::kChunkSortMaxK + 1,
+          lesson06::chunk_sort_most<float>(), lesson06::chunk_sort_most<float>() + 1}) {
       lesson06::Workspace<float> ws(n, k, {});
       INFO(lesson06::dists().name(dist) << ", k = " << k);
       CHECK(checked([&](const float* a, float* values,

@@ -16,7 +16,8 @@ import time
 from course.gpus import gpus
 from course.paths import ROOT
 
-FILES = ["README.md", "docs/setup.md", "docs/students.md", "docs/instructors.md"]
+FILES = ["README.md", "docs/setup.md", "docs/students.md", "docs/instructors.md",
+         "docs/notebook.ipynb"]
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 COMMENT = re.compile(r"^\s*<!--(.*?)-->\s*$")
 KINDS = ("cpu", "gpu", "ctest")
@@ -120,6 +121,31 @@ def blocks(text):
     return found
 
 
+def notebook_markdown(text):
+    """A notebook as the Markdown the checks read: each code cell a fenced block, its marker the
+    cell's first comment line ("# commands: gpu", after a %%bash line) as an HTML comment."""
+    out = []
+    for cell in json.loads(text)["cells"]:
+        lines = "".join(cell["source"]).split("\n")
+        if cell["cell_type"] != "code":
+            out += lines
+            continue
+        if lines and lines[0].startswith("%%bash"):
+            lines = lines[1:]
+        if lines and lines[0].startswith("# commands:"):
+            out.append("<!-- " + lines[0][2:] + " -->")
+            lines = lines[1:]
+        out += ["```"] + lines + ["```", ""]
+    return "\n".join(out)
+
+
+def read_doc(full):
+    """A file's text as Markdown: a notebook (.ipynb) through notebook_markdown."""
+    with open(full, encoding="utf-8") as f:
+        text = f.read()
+    return notebook_markdown(text) if full.endswith(".ipynb") else text
+
+
 def strip_comment(command):
     """The command without a trailing shell comment (a # after a blank, outside quotes)."""
     quote = ""
@@ -183,9 +209,8 @@ def problems(root, files=FILES):
         if not os.path.isfile(full):
             out.append(f"{path}: not found")
             continue
-        with open(full, encoding="utf-8") as f:
-            for block in blocks(f.read()):
-                out += block_problems(path, *block)
+        for block in blocks(read_doc(full)):
+            out += block_problems(path, *block)
     return out
 
 
@@ -346,19 +371,19 @@ def run(root, kind, build, skip=None, files=FILES, out=print):
     for path in files:
         if not os.path.isfile(os.path.join(root, path)):
             continue
-        with open(os.path.join(root, path), encoding="utf-8") as f:
-            for fence, marker_line, marker, commands, _ in blocks(f.read()):
-                spec = parse_marker(marker)[0] if marker else None
-                if spec is None or spec["kind"] == "output":
-                    continue
-                if spec["kind"] == "not run":
-                    out(f"{path}:{fence}: not run: {spec['why']}")
-                    continue
-                runs = "gpu" if spec["kind"] == "gpu" else "cpu"
-                if runs != kind:
-                    out(f"{path}:{fence}: a {spec['kind']} block, not run by --kind {kind}")
-                    continue
-                todo.append((path, fence, spec, commands))
+        text = read_doc(os.path.join(root, path))
+        for fence, marker_line, marker, commands, _ in blocks(text):
+            spec = parse_marker(marker)[0] if marker else None
+            if spec is None or spec["kind"] == "output":
+                continue
+            if spec["kind"] == "not run":
+                out(f"{path}:{fence}: not run: {spec['why']}")
+                continue
+            runs = "gpu" if spec["kind"] == "gpu" else "cpu"
+            if runs != kind:
+                out(f"{path}:{fence}: a {spec['kind']} block, not run by --kind {kind}")
+                continue
+            todo.append((path, fence, spec, commands))
     if kind == "gpu":
         names, why = gpus()
         if not names:

@@ -13,7 +13,8 @@ For each pair:
 - terms: every docs/glossary.md term (its table and its basic terms) whose English form the
   English prose uses appears in the Chinese prose in the glossary's Chinese form (the first form
   its 中文 cell gives); generated tables, which stay in English, are not prose, and a term used in
-  another sense (OTHER_SENSES: "release build") is not the term;
+  another sense (OTHER_SENSES: "release build"; OTHER_SENSES_AFTER: "sorted by rank") is not
+  the term;
 - links: the Chinese file opens with a link to its English twin, `[English](X.md)`, and the
   English file opens with a link to the Chinese one, `[简体中文](X.zh-CN.md)` (the only Chinese
   check_claims.py allows in an English part outside a quotation).
@@ -113,7 +114,11 @@ GENERATED_TABLE = re.compile(r"<!--\s*table\b.*?<!--\s*/table\s*-->", re.S)
 
 # Words that are glossary terms in one sense only: a term followed by one of these is the other
 # sense ("a release build" is not the memory order "release").
-OTHER_SENSES = {"release": ("build", "builds")}
+OTHER_SENSES = {"release": ("build", "builds", "after"), "rank": ("a", "μ")}
+# The same, for a term that follows one of these words: "sorted by rank", "a sample of rank m"
+# (a key's place in an order: lessons 05 and 06) are not lesson 07's rank, and "the closest race"
+# (a contest) is not a data race.
+OTHER_SENSES_AFTER = {"rank": ("by", "of", "low", "threshold's"), "race": ("closest",)}
 
 
 def prose_words(text):
@@ -145,7 +150,10 @@ def uses(term, words):
     flags = 0 if term[1:] != term[1:].lower() else re.I
     other = OTHER_SENSES.get(term.lower(), ())
     not_other = "".join(r"(?!\)?[ \t\n]+" + re.escape(w) + r"\b)" for w in other)
-    pattern = r"(?<![A-Za-z0-9_-])" + re.escape(term) + r"(?:s|es)?(?![A-Za-z0-9_])" + not_other
+    not_after = "".join(r"(?<!\b" + re.escape(w) + space + ")"
+                        for w in OTHER_SENSES_AFTER.get(term.lower(), ()) for space in (" ", "\n"))
+    pattern = not_after + r"(?<![A-Za-z0-9_-])" + re.escape(term) + r"(?:s|es)?(?![A-Za-z0-9_])" + \
+        not_other
     return re.search(pattern, words, flags) is not None
 
 

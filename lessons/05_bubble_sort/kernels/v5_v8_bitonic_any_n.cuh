@@ -207,7 +207,8 @@ __global__ void __launch_bounds__(kGroupedThreads, 2)
   store_chunk(s, out, n, size, Padded{});
 }
 
-constexpr unsigned kBigChunk = 16384;  // keys a block of v8 sorts: 66 KiB with the padding
+constexpr unsigned kBigChunk = 16384;  // keys a block of v8 sorts: 66 KiB with the padding (or
+                                       // half as many, where a block may not have 66 KiB)
 
 // How a bitonic version of any n runs: steps per global pass, keys or floats, the shared-memory
 // steps grouped (v8) or one per barrier, and the chunk a block sorts.
@@ -225,14 +226,21 @@ template <typename T>
 void bitonic_any_n_as(const float* in, float* out, std::size_t n, const Bitonic& how,
                       cudaStream_t stream) {
   const std::size_t p = power_of_two_at_least(n);
-  const unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(p, how.chunk));
+  unsigned chunk = static_cast<unsigned>(std::min<std::size_t>(p, how.chunk));
+  const auto chunk_bytes = [&](unsigned c) {
+    return (how.grouped_shared ? c + c / 32 : c) * sizeof(T);
+  };
+  // A GPU whose blocks may not have a chunk's shared memory (v8's 66 KiB: a T4 allows 64 KiB)
+  // sorts chunks half as long.
+  while (chunk > 1024 && chunk_bytes(chunk) > course::max_shared_bytes())
+    chunk /= 2;
   const unsigned chunks = static_cast<unsigned>((n + chunk - 1) / chunk);
   // One kernel sorts the chunks, another ends each longer stage: v8's grouped ones, or v5's.
   auto sort_kernel =
       how.grouped_shared ? bitonic_chunk_grouped_kernel<T, false> : bitonic_chunk_kernel<T, false>;
   auto merge_kernel =
       how.grouped_shared ? bitonic_chunk_grouped_kernel<T, true> : bitonic_chunk_kernel<T, true>;
-  const std::size_t bytes = (how.grouped_shared ? chunk + chunk / 32 : chunk) * sizeof(T);
+  const std::size_t bytes = chunk_bytes(chunk);
   const unsigned threads =
       how.grouped_shared ? std::max(32u, std::min<unsigned>(kGroupedThreads, chunk >> kMaxLevels))
                          : chunk_threads(chunk);

@@ -145,17 +145,18 @@ __device__ void sort_in_registers(Item (&v)[kItemsPerThread]) {
 // the block's threads merge steps, where v8's network needs a barrier for every group of up to
 // four strides of every stage. Places at n or past it read as the last item. kFinal: the whole
 // input is one chunk, and the sorted chunk is the output.
-template <class Keys>
+// kSortThreads: Keys::kSortThreads, or half as many where a block may not have the chunk's shared
+// memory (merge_path_sort).
+template <class Keys, unsigned kSortThreads = Keys::kSortThreads>
 __host__ __device__ constexpr unsigned chunk_of() {
-  return Keys::kSortThreads * kItemsPerThread;
+  return kSortThreads * kItemsPerThread;
 }
 
-template <class Keys, bool kFinal>
-__global__ void __launch_bounds__(Keys::kSortThreads)
+template <class Keys, bool kFinal, unsigned kSortThreads = Keys::kSortThreads>
+__global__ void __launch_bounds__(kSortThreads)
     merge_path_chunk_kernel(Keys keys, typename Keys::Item* items, std::size_t n) {
   using Item = typename Keys::Item;
-  constexpr unsigned kSortThreads = Keys::kSortThreads;
-  constexpr unsigned kSortChunk = chunk_of<Keys>();
+  constexpr unsigned kSortChunk = chunk_of<Keys, kSortThreads>();
   Item* s = shared_array<Item>();
   const std::size_t base = blockIdx.x * static_cast<std::size_t>(kSortChunk);
   Item v[kItemsPerThread];

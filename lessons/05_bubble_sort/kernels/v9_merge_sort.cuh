@@ -139,31 +139,28 @@ inline int merge_passes(std::size_t n, unsigned chunk) {
   return passes;
 }
 
-// Sorts n Items: chunks, then merge passes, ping-ponging between two buffers of n Items so that
-// the last pass reads `second` and writes the output. `first` may be the output's own memory when
-// an Item is as large as an output float (FloatKeys).
-template <class Keys>
-void merge_path_sort(Keys keys, std::size_t n, typename Keys::Item* first,
-                     typename Keys::Item* second, cudaStream_t stream) {
+// merge_path_sort with chunks of kSortThreads * kItemsPerThread.
+template <class Keys, unsigned kSortThreads>
+void merge_path_sort_in_chunks(Keys keys, std::size_t n, typename Keys::Item* first,
+                               typename Keys::Item* second, cudaStream_t stream) {
   using Item = typename Keys::Item;
-  if (n == 0) return;
-  constexpr unsigned chunk = chunk_of<Keys>();
+  constexpr unsigned chunk = chunk_of<Keys, kSortThreads>();
   const unsigned chunks = static_cast<unsigned>((n + chunk - 1) / chunk);
   const std::size_t bytes = tile_places(chunk) * sizeof(Item);
   const int passes = merge_passes(n, chunk);
   if (passes == 0) {
-    course::allow_shared_bytes(merge_path_chunk_kernel<Keys, true>, bytes);
-    merge_path_chunk_kernel<Keys, true>
-        <<<chunks, Keys::kSortThreads, bytes, stream>>>(keys, nullptr, n);
+    course::allow_shared_bytes(merge_path_chunk_kernel<Keys, true, kSortThreads>, bytes);
+    merge_path_chunk_kernel<Keys, true, kSortThreads>
+        <<<chunks, kSortThreads, bytes, stream>>>(keys, nullptr, n);
     CUDA_CHECK_LAUNCH();
     return;
   }
   // The pass before the last writes `second`, the one before that `first`, and so on back.
   Item* from = passes % 2 == 1 ? second : first;
   Item* to = passes % 2 == 1 ? first : second;
-  course::allow_shared_bytes(merge_path_chunk_kernel<Keys, false>, bytes);
-  merge_path_chunk_kernel<Keys, false>
-      <<<chunks, Keys::kSortThreads, bytes, stream>>>(keys, from, n);
+  course::allow_shared_bytes(merge_path_chunk_kernel<Keys, false, kSortThreads>, bytes);
+  merge_path_chunk_kernel<Keys, false, kSortThreads>
+      <<<chunks, kSortThreads, bytes, stream>>>(keys, from, n);
   CUDA_CHECK_LAUNCH();
   const std::size_t blocks = (n + kMergeTile - 1) / kMergeTile;
   for (std::size_t width = chunk; width < n; width *= 2) {
@@ -177,6 +174,22 @@ void merge_path_sort(Keys keys, std::size_t n, typename Keys::Item* first,
     }
     CUDA_CHECK_LAUNCH();
     std::swap(from, to);
+  }
+}
+
+// Sorts n Items: chunks, then merge passes, ping-ponging between two buffers of n Items so that
+// the last pass reads `second` and writes the output. `first` may be the output's own memory when
+// an Item is as large as an output float (FloatKeys). A GPU whose blocks may not have a chunk's
+// 66 KiB (a T4 allows 64 KiB) sorts chunks half as long, with half the threads.
+template <class Keys>
+void merge_path_sort(Keys keys, std::size_t n, typename Keys::Item* first,
+                     typename Keys::Item* second, cudaStream_t stream) {
+  if (n == 0) return;
+  constexpr unsigned threads = Keys::kSortThreads;
+  if (tile_places(chunk_of<Keys>()) * sizeof(typename Keys::Item) <= course::max_shared_bytes()) {
+    merge_path_sort_in_chunks<Keys, threads>(keys, n, first, second, stream);
+  } else {
+    merge_path_sort_in_chunks<Keys, threads / 2>(keys, n, first, second, stream);
   }
 }
 

@@ -256,8 +256,8 @@ void top_k_v3(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*
   bool rank_here = k <= kRankSortMaxK && how != SurvivorSort::cub;
   // A cooperative launch: it fails, rather than hangs, if the grid cannot all be resident.
   void* args[] = {&in, &n, &k, &s, &buffers, &rank_here, &values, &indices};
-  CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(radix_select_kernel<T>), ws.grid,
-                                         kSelectThreads, args, 0, stream));
+  CUDA_CHECK(
+      course::launch_cooperative(radix_select_kernel<T>, ws.grid, kSelectThreads, args, 0, stream));
   if (!rank_here) sort_winners_with_cub(k, values, indices, ws, stream);
 }
 

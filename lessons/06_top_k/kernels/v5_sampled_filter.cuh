@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cooperative_groups.h>
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -165,14 +166,14 @@ __global__ void __launch_bounds__(kSelectThreads, kFilterBlocksPerSM)
 constexpr unsigned kChunk = kSelectThreads;
 constexpr std::size_t kChunkSortMaxK = 32768;  // 128 KiB of keys in shared memory
 
-// How the select's launch sorts its winners: by rank (k <= kRankSortMaxK), in chunks
-// (k <= kChunkSortMaxK), or not (CUB sorts them after).
+// How the select's launch sorts its winners: by rank (k <= kRankSortMaxK), in chunks (k up to
+// `chunk_most`, chunk_sort_most on this GPU), or not (CUB sorts them after).
 enum class WinnerSort { rank, chunks, cub };
 
-inline WinnerSort winner_sort_for(std::size_t k) {
-  return k <= kRankSortMaxK    ? WinnerSort::rank
-         : k <= kChunkSortMaxK ? WinnerSort::chunks
-                               : WinnerSort::cub;
+inline WinnerSort winner_sort_for(std::size_t k, std::size_t chunk_most = kChunkSortMaxK) {
+  return k <= kRankSortMaxK ? WinnerSort::rank
+         : k <= chunk_most  ? WinnerSort::chunks
+                            : WinnerSort::cub;
 }
 
 // How many of the descending keys a[0, count) come before `key`: those above it, and, when
@@ -294,6 +295,20 @@ inline std::string v5_limit(std::size_t n, std::size_t k, const Launch& launch) 
 
 // v5: the filter, then the select of what it kept (or v3 alone, where filter_plan says no filter).
 // The winners are sorted as v3's are.
+// The most winners the select's launch sorts in chunks on this GPU: their keys are staged in one
+// block's shared memory beside the kernel's own, so kChunkSortMaxK where a block may opt into that
+// much, fewer where it may not (a T4's 64 KiB holds about 16000 keys beside it).
+template <typename T>
+std::size_t chunk_sort_most() {
+  static const std::size_t most = [] {
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, select_kept_kernel<T>));
+    const std::size_t room = course::max_shared_bytes() - attributes.sharedSizeBytes;
+    return std::min(kChunkSortMaxK, room / sizeof(Key));
+  }();
+  return most;
+}
+
 template <typename T>
 void top_k_v5(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
               SelectSpace& ws, const Launch& launch) {
@@ -314,7 +329,8 @@ void top_k_v5(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*
   sampled_filter_kernel<T>
       <<<ws.grid * kFilterBlocksPerSM, kSelectThreads, 0, stream>>>(in, n, s, list);
   CUDA_CHECK_LAUNCH();
-  WinnerSort sort = winner_sort_for(k);
+  const std::size_t chunk_most = chunk_sort_most<T>();
+  WinnerSort sort = winner_sort_for(k, chunk_most);
   if (sort != WinnerSort::rank && ws.sorted_keys.size() < k) {
     throw std::invalid_argument("v5: no room to sort this k");
   }
@@ -323,11 +339,11 @@ void top_k_v5(const T* in, std::size_t n, std::size_t k, T* values, std::size_t*
   unsigned long long* report = ws.report.data();
   const std::size_t staged = sort == WinnerSort::chunks ? k * sizeof(Key) : 0;
   // Room for the chunk sort's keys at any k it takes: past 48 KiB, so opted in.
-  course::allow_shared_bytes(select_kept_kernel<T>, kChunkSortMaxK * sizeof(Key));
-  void* kernel = reinterpret_cast<void*>(select_kept_kernel<T>);
+  course::allow_shared_bytes(select_kept_kernel<T>, chunk_most * sizeof(Key));
   void* args[] = {&in,   &n,      &k,      &s,      &buffers, &list,
                   &sort, &sorted, &places, &values, &indices, &report};
-  CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, ws.grid, kSelectThreads, args, staged, stream));
+  CUDA_CHECK(course::launch_cooperative(select_kept_kernel<T>, ws.grid, kSelectThreads, args,
+                                        staged, stream));
   if (sort == WinnerSort::cub) sort_winners_with_cub(k, values, indices, ws, stream);
 }
 
