@@ -12,13 +12,14 @@ PARTS = (("README.md", "part A"), ("part_b.md", "part B"))
 
 
 def prose_words(text):
-    """Words outside code blocks, tables and HTML comments."""
+    """Words outside code blocks, tables and HTML comments (and the link to the page's Chinese
+    twin, which is not prose)."""
     words, code = 0, False
     for line in text.splitlines():
         if line.startswith("```"):
             code = not code
             continue
-        if code or line.lstrip().startswith("|"):
+        if code or line.lstrip().startswith("|") or re.fullmatch(r"\[简体中文\]\([^)]*\)", line):
             continue
         words += len(re.sub(r"<!--.*?-->", "", line).split())
     return words
