@@ -366,14 +366,15 @@ def ratio_problems(text):
     return [f"{m.group(1)}× {m.group(2)}" for m in SMALL_RATIO.finditer(text)]
 
 
-# A figure with a unit: a number, then ms, µs, ns, GB/s, TB/s, G/s, keys/s, or a ratio or share
-# written onto it (10×, 3.9x, 98%). Outside the generated blocks and values it was typed by hand.
+# A figure with a unit: a number, then ms, µs, ns, GB/s, TB/s, G/s, keys/s (or 毫秒, 微秒, 纳秒),
+# or a ratio or share written onto it (10×, 3.9x, 98%). "3 times" and "3 倍" are not caught in
+# either language: the pages use them for limits and arithmetic ("at most 3 times the model's"). Outside the generated blocks and values it was typed by hand.
 # A Chinese character next to a figure is not part of a word ("耗时 0.5ms的" holds a figure), so
 # the edges are "no letter, digit or _ but CJK" rather than \w and \b.
 _WORD = r"[^\W\u3400-\u9fff\uf900-\ufaff]"
 FIGURE = re.compile(r"(?<![.^/+-])(?<!" + _WORD + r")(\d[\d,]*(?:\.\d+)?)(?:\s?(?:ms|µs|us|ns|"
-                    r"[GMT]B/s|G/s|[GM]\s?keys/s|G keys/s)(?!" + _WORD + r")|(?:×|x(?!" + _WORD +
-                    r")|%|％))")
+                    r"[GMT]B/s|G/s|[GM]\s?keys/s|G keys/s)(?!" + _WORD + r")|\s?(?:毫秒|微秒|纳秒)|"
+                    r"(?:×|x(?!" + _WORD + r")|%|％))")
 # Figures that are constants, definitions or arithmetic, not measurements: allowed anywhere.
 CONSTANT_FIGURES = {
     "100%",  # the copy's bandwidth, by definition
@@ -440,7 +441,8 @@ def selftest(lessons):
         clean = [f"took <!--v {csv_path} v1 median_ms-->?<!--/v--> ms",
                  f"lost <!--l {log_path} /\\(([0-9.]+)% lost/-->?<!--/l-->% of it",
                  "the blog's <!--s-->150.1 ms<!--/s-->", "the NaN 0x7FFFFFFF", "2^24 floats"]
-        typed += ["耗时0.5ms的", "快了3.9x，", "占98％", "约425 GB/s。"]  # figures in Chinese prose
+        typed += ["耗时0.5ms的", "快了3.9x，", "占98％", "约425 GB/s。", "用时 0.5 毫秒",
+                  "12 微秒"]  # figures in Chinese prose, Chinese units too
         ok = ok and all(unmarked_figures(t) for t in typed)
         ok = ok and not any(unmarked_figures(regenerate(t, page)) for t in clean)
         ok = ok and ">12.0<" in regenerate(clean[1], page)
