@@ -38,6 +38,7 @@ struct DeviceProfile {
   int shared_per_block_optin;     // the most a kernel may opt into
   int shared_per_sm;              // the most an SM can hold
   int shared_reserved_per_block;  // what the system keeps of it per resident block
+  int shared_unit;                // a block's shared memory is allocated in units of this
   int registers_per_sm;
   int registers_per_block;
   int blocks_per_sm;   // resident at once
@@ -50,14 +51,14 @@ constexpr int kMiB = 1024 * 1024;
 // The profiles. The names are also in cmake/CourseLesson.cmake (COURSE_DEVICE_PROFILES), which
 // runs every GPU test under each; common/tests checks that the two lists agree.
 inline constexpr DeviceProfile kDeviceProfiles[] = {
-    {"t4", "NVIDIA T4", 7, 5, 40, 4 * kMiB, 64 * kKiB, 64 * kKiB, 0, 65536, 65536, 16, 1024},
-    {"rtx3060", "NVIDIA GeForce RTX 3060", 8, 6, 28, 3 * kMiB, 99 * kKiB, 100 * kKiB, 1 * kKiB,
+    {"t4", "NVIDIA T4", 7, 5, 40, 4 * kMiB, 64 * kKiB, 64 * kKiB, 0, 256, 65536, 65536, 16, 1024},
+    {"rtx3060", "NVIDIA GeForce RTX 3060", 8, 6, 28, 3 * kMiB, 99 * kKiB, 100 * kKiB, 1 * kKiB, 128,
      65536, 65536, 16, 1536},
     {"rtx4090", "NVIDIA GeForce RTX 4090", 8, 9, 128, 72 * kMiB, 99 * kKiB, 100 * kKiB, 1 * kKiB,
-     65536, 65536, 24, 1536},
-    {"a100", "NVIDIA A100", 8, 0, 108, 40 * kMiB, 163 * kKiB, 164 * kKiB, 1 * kKiB, 65536, 65536,
-     32, 2048},
-    {"l4", "NVIDIA L4", 8, 9, 58, 48 * kMiB, 99 * kKiB, 100 * kKiB, 1 * kKiB, 65536, 65536, 24,
+     128, 65536, 65536, 24, 1536},
+    {"a100", "NVIDIA A100", 8, 0, 108, 40 * kMiB, 163 * kKiB, 164 * kKiB, 1 * kKiB, 128, 65536,
+     65536, 32, 2048},
+    {"l4", "NVIDIA L4", 8, 9, 58, 48 * kMiB, 99 * kKiB, 100 * kKiB, 1 * kKiB, 128, 65536, 65536, 24,
      1536},
 };
 
@@ -107,10 +108,12 @@ inline int profiled_attribute(const DeviceProfile& p, cudaDeviceAttr attribute, 
   }
 }
 
-// The blocks of a kernel that one SM of the profiled card holds at once, by the occupancy
-// calculator's rules: threads, registers (allocated per warp in units of 256) and shared memory
-// (the block's static and dynamic bytes plus the system's reserve), whichever runs out first; 0
-// when one block does not fit at all. `registers` is the kernel's registers per thread.
+// The blocks of a kernel that one SM of the profiled card holds at once, by the rules of the
+// toolkit's occupancy calculator (cuda_occupancy.h): threads; registers, allocated per warp in
+// units of 256 from four quarters of the register file, each holding whole warps; and shared
+// memory, the block's static and dynamic bytes plus the system's reserve, allocated in units of
+// shared_unit; whichever runs out first. 0 when one block does not fit at all. `registers` is the
+// kernel's registers per thread.
 inline int profiled_blocks_per_sm(const DeviceProfile& p, int threads, int registers,
                                   std::size_t shared_bytes) {
   if (threads <= 0 || threads > 1024 || threads > p.threads_per_sm) return 0;
@@ -118,12 +121,16 @@ inline int profiled_blocks_per_sm(const DeviceProfile& p, int threads, int regis
   const int warps = (threads + 31) / 32;
   int blocks = std::min(p.blocks_per_sm, p.threads_per_sm / (warps * 32));
   if (registers > 0) {
+    constexpr int kQuarters = 4;
     const int per_warp = (registers * 32 + 255) / 256 * 256;
     if (per_warp * warps > p.registers_per_block) return 0;
-    blocks = std::min(blocks, p.registers_per_sm / per_warp / warps);
+    const int warps_per_sm = p.registers_per_sm / kQuarters / per_warp * kQuarters;
+    blocks = std::min(blocks, warps_per_sm / warps);
   }
+  const std::size_t unit = static_cast<std::size_t>(p.shared_unit);
   const std::size_t per_block =
-      shared_bytes + static_cast<std::size_t>(p.shared_reserved_per_block);
+      (shared_bytes + static_cast<std::size_t>(p.shared_reserved_per_block) + unit - 1) / unit *
+      unit;
   if (per_block > 0) {
     blocks = std::min<std::size_t>(blocks, static_cast<std::size_t>(p.shared_per_sm) / per_block);
   }
@@ -181,7 +188,9 @@ inline const DeviceProfile* device_profile() {
 // not show that card's limits. Called before a program's first GPU work.
 inline void check_device_profile(int device) {
   const DeviceProfile* p = device_profile();
-  if (p == nullptr) return;
+  static bool checked = false;  // once: the course's machines hold GPUs of one kind
+  if (p == nullptr || checked) return;
+  checked = true;
   const std::string shortfall = device_profile_shortfall(*p, device);
   if (!shortfall.empty()) {
     std::fprintf(stderr,

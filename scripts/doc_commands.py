@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Runs the commands that the README and the guides in docs/ show, so that none of them goes stale:
-every fenced block of README.md, docs/setup.md, docs/students.md and docs/instructors.md is run,
-or says why not.
+every fenced block of README.md, docs/setup.md, docs/students.md, docs/instructors.md and
+docs/your_gpu.md, and every code cell of docs/notebook.ipynb (its first comment line is its
+marker), is run, or says why not.
 
     python3 scripts/doc_commands.py check                  # every block has a valid marker
     python3 scripts/doc_commands.py run --kind cpu [--build-dir build/default] [--skip REGEX]

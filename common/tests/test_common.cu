@@ -604,6 +604,11 @@ TEST_CASE("a profile's occupancy is limited by threads, registers and shared mem
   CHECK(course::profiled_blocks_per_sm(a100, 128, 32, 54 * 1024) == 2);
   CHECK(course::profiled_blocks_per_sm(t4, 128, 32, 64 * 1024 + 1) == 0);  // past the opt-in
   CHECK(course::profiled_blocks_per_sm(t4, 2048, 32, 0) == 0);
+  // The calculator's finer rules: shared memory in units (256 bytes on a T4), and registers from
+  // four quarters of the file, each holding whole warps.
+  CHECK(course::profiled_blocks_per_sm(t4, 128, 32, 13100) == 4);  // 13312 bytes a block: 4
+  CHECK(course::profiled_blocks_per_sm(a100, 64, 48, 0) == 20);    // 10 warps a quarter, not 42.7
+  CHECK(course::profiled_blocks_per_sm(a100, 352, 184, 0) == 0);   // 2 warps a quarter: 8 < 11
 }
 
 __global__ void profile_probe_kernel(int* out) {

@@ -17,7 +17,7 @@ from course.gpus import gpus
 from course.paths import ROOT
 
 FILES = ["README.md", "docs/setup.md", "docs/students.md", "docs/instructors.md",
-         "docs/notebook.ipynb"]
+         "docs/your_gpu.md", "docs/notebook.ipynb"]
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 COMMENT = re.compile(r"^\s*<!--(.*?)-->\s*$")
 KINDS = ("cpu", "gpu", "ctest")
