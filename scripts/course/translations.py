@@ -17,7 +17,8 @@ For each pair:
   the term;
 - links: the Chinese file opens with a link to its English twin, `[English](X.md)`, and the
   English file opens with a link to the Chinese one, `[简体中文](X.zh-CN.md)` (the only Chinese
-  check_claims.py allows in an English part outside a quotation).
+  check_claims.py allows in an English part outside a quotation); and the Chinese file's links to
+  other pages lead to their Chinese twins where those exist (generated tables and logs aside).
 
 Only the Python standard library and git are used. Nothing is read until a function is called.
 """
@@ -46,6 +47,9 @@ INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1", re.S)
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
 BASIC_TERM = re.compile(r"^- \*\*(.+?)\*\* \(([^)]*)\)", re.M)
 SKIP_DIRS = {"build", "node_modules", "third_party", "_deps"}
+# A link to a page ([text](path.md) or [text](path.md#heading)), and a generated log block.
+PAGE_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s#]+\.md)(?:#[^)\s]*)?\)")
+GENERATED_LOG = re.compile(r"<!--\s*log:.*?<!--\s*/log\s*-->", re.S)
 
 
 def english_of(chinese):
@@ -256,6 +260,16 @@ def pair_problems(root, chinese, terms, git="git", staleness=True):
     if name_zh not in ZH_LINK.findall(opening(en)):
         out.append(f"{english}: does not open with a link to its Chinese twin, "
                    f"[简体中文]({name_zh})")
+    # (e) a link to another page leads to its Chinese twin, where there is one
+    here = os.path.dirname(full_zh)
+    prose, _ = split_code(GENERATED_TABLE.sub(" ", zh))
+    prose = GENERATED_LOG.sub(" ", INLINE_CODE.sub(" ", prose))
+    for label, target in PAGE_LINK.findall(prose):
+        if label == "English" or target.endswith(SUFFIX) or "://" in target:
+            continue
+        if os.path.isfile(os.path.join(here, chinese_of(target))):
+            out.append(f"{chinese}: links to {target}, which has a Chinese twin: link to "
+                       f"{chinese_of(target)}")
     return out
 
 
@@ -363,6 +377,11 @@ def selftest():
                                        "link to its Chinese twin"),
             "a Chinese file with no English twin": ({"lessons/01_x/part_b.zh-CN.md": zh}, "git",
                                                     "no English twin"),
+            "a link to the English of a page with a twin": (
+                {zh_path: zh.replace("因为。", "因为（见[练习](exercises.md#1-one)）。")}, "git",
+                "which has a Chinese twin"),
+            "a link to a page without a twin": (
+                {zh_path: zh.replace("因为。", "因为（见[A 部分](README.md)）。")}, "git", None),
         }
         ok = True
         for name, (change, git, phrase) in cases.items():
