@@ -108,27 +108,6 @@ inline std::size_t max_shared_bytes() {
 // and dynamic shared memory past it needs allow_shared_bytes.
 constexpr std::size_t kDefaultSharedBytes = 48 * 1024;
 
-// Asks that `kernel` may have `bytes` of dynamic shared memory. The GPU refuses more than its
-// opt-in maximum less the kernel's static shared memory (cudaErrorInvalidValue); under a device
-// profile, so does the profiled card's maximum.
-template <typename Kernel>
-cudaError_t set_dynamic_shared_bytes(Kernel kernel, std::size_t bytes) {
-  if (device_profile() != nullptr) {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)));
-    if (attributes.sharedSizeBytes + bytes > max_shared_bytes()) {
-      std::fprintf(stderr,
-                   "device profile %s: a kernel with %zu bytes of static shared memory "
-                   "asks for %zu more; the %s allows %zu a block\n",
-                   device_profile()->name, attributes.sharedSizeBytes, bytes,
-                   device_profile()->card, max_shared_bytes());
-      return cudaErrorInvalidValue;
-    }
-  }
-  return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                              cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
-}
-
 // The static shared memory of `kernel` (its __shared__ arrays), asked once per kernel.
 inline std::size_t static_shared_bytes(const void* kernel) {
   static std::mutex mutex;
@@ -139,6 +118,26 @@ inline std::size_t static_shared_bytes(const void* kernel) {
   cudaFuncAttributes attributes{};
   CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
   return known[kernel] = attributes.sharedSizeBytes;
+}
+
+// Asks that `kernel` may have `bytes` of dynamic shared memory. The GPU refuses more than its
+// opt-in maximum less the kernel's static shared memory (cudaErrorInvalidValue); under a device
+// profile, so does the profiled card's maximum.
+template <typename Kernel>
+cudaError_t set_dynamic_shared_bytes(Kernel kernel, std::size_t bytes) {
+  if (device_profile() != nullptr) {
+    const std::size_t fixed = static_shared_bytes(reinterpret_cast<const void*>(kernel));
+    if (fixed + bytes > max_shared_bytes()) {
+      std::fprintf(stderr,
+                   "device profile %s: a kernel with %zu bytes of static shared memory "
+                   "asks for %zu more; the %s allows %zu a block\n",
+                   device_profile()->name, fixed, bytes, device_profile()->card,
+                   max_shared_bytes());
+      return cudaErrorInvalidValue;
+    }
+  }
+  return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                              cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes));
 }
 
 // Lets `kernel` have `bytes` of dynamic shared memory. Without asking, a block may have 48 KiB of

@@ -301,9 +301,9 @@ inline std::string v5_limit(std::size_t n, std::size_t k, const Launch& launch) 
 template <typename T>
 std::size_t chunk_sort_most() {
   static const std::size_t most = [] {
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, select_kept_kernel<T>));
-    const std::size_t room = course::max_shared_bytes() - attributes.sharedSizeBytes;
+    const std::size_t room =
+        course::max_shared_bytes() -
+        course::static_shared_bytes(reinterpret_cast<const void*>(select_kept_kernel<T>));
     return std::min(kChunkSortMaxK, room / sizeof(Key));
   }();
   return most;
