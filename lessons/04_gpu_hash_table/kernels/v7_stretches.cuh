@@ -35,12 +35,15 @@ struct Stretches {
 };
 
 // The windows one block's shared memory holds when kBuildBlocksPerSM blocks share an SM (each
-// block loses 1 KiB to the system): 3616 windows, 113 KiB, on an H100.
+// block loses the system's reserve, 1 KiB on an H100, none on a T4): 3616 windows, 113 KiB, on an
+// H100.
 inline std::uint32_t stretch_windows() {
   const auto per_sm = static_cast<std::size_t>(
       course::device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor));
+  const auto reserve =
+      static_cast<std::size_t>(course::device_attribute(cudaDevAttrReservedSharedMemoryPerBlock));
   const std::size_t per_block =
-      std::min<std::size_t>(per_sm / kBuildBlocksPerSM - 1024, course::max_shared_bytes());
+      std::min<std::size_t>(per_sm / kBuildBlocksPerSM - reserve, course::max_shared_bytes());
   return static_cast<std::uint32_t>(per_block / (kWindow * sizeof(Slot)));
 }
 
