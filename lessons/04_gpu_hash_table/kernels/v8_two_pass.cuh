@@ -252,7 +252,9 @@ inline void partition_to_stretches(const std::uint32_t* keys, std::size_t n, Ope
                                    const TwoPass& p, PartitionScratch& s, cudaStream_t stream) {
   std::uint32_t* plan = s.plan(p.words());
   CUDA_CHECK(cudaMemsetAsync(plan + p.counts(), 0, p.count * sizeof(std::uint32_t), stream));
+  // Up to 64 KiB of counts: past the 48 KiB a block has without asking, so ask.
   const std::size_t tally = p.count <= kSharedStretchCounts ? p.count * sizeof(std::uint32_t) : 0;
+  course::allow_shared_bytes(stretch_count_kernel, tally);
   stretch_count_kernel<<<2 * course::sm_count(), kPlanThreads, tally, stream>>>(keys, n, view, p,
                                                                                 plan + p.counts());
   CUDA_CHECK_LAUNCH();
