@@ -30,6 +30,12 @@ Markers (each generated block sits between a marker and its closing tag):
   <!-- /table -->                                    version, one column per run (its "gpus"),
                                                      each cell the time, the speed-up over the
                                                      same run's v0 and the parallel efficiency
+  <!-- table gpus: docs/results/x docs/results/y -->  two GPUs side by side: one row per lesson
+  <!-- /table -->                                    (its "compare" run, else its glance), the
+                                                     best version and the fastest library on
+                                                     each as % of that GPU's copy, and which
+                                                     steps paid (1.05 or more) on both, on one
+                                                     or on neither
   <!-- table lessons: readme -->                     the lessons, from their lesson.json files:
   <!-- /table -->                                    (readme) what each teaches and its source,
                                                      (instructors) its concepts and what it

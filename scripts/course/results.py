@@ -13,6 +13,7 @@ import re
 import sys
 from dataclasses import dataclass, replace
 
+from course.compare import PAID, steps
 from course.csvs import label, number, read_csv as read_csv_file, row_of, speedups
 from course.paths import ROOT
 
@@ -154,6 +155,32 @@ def lessons_table(page, audience):
     return "\n".join(out) + "\n"
 
 
+def joined_rows(page, spec):
+    """(rows, library names, commands) of a glance spec: a CSV, or several joined by '+' (the
+    lesson's run, then library runs of other programs, whose rows for the same k and type join
+    it), with "#v3" naming a version of the lesson's own that is its library (lesson 07: NCCL)."""
+    spec, _, named = spec.partition("#")
+    parts = spec.split("+")
+    rows = page.read_csv(parts[0])
+    commands = [rows[0]["command"]]
+    for extra in parts[1:]:
+        extra_rows = page.read_csv(extra)
+        commands.append(extra_rows[0]["command"])
+        rows = rows + [r for r in extra_rows
+                       if all(r.get(key) == rows[0].get(key) for key in ("k", "type"))]
+    return rows, (named.split(",") if named else []), commands
+
+
+def ours_and_libraries(rows, libraries):
+    """The checked rows of the course's versions, and of the libraries. A version with a space in
+    its name ("v4 find") is a second operation of a version: only the first (lesson 04: insert)
+    counts."""
+    ran = [r for r in rows if r["check"] == "ok" and " " not in r["version"]]
+    ours = [r for r in ran if r["version"].startswith("v") and r["version"] not in libraries]
+    library = [r for r in ran if not r["version"].startswith("v") or r["version"] in libraries]
+    return ours, library
+
+
 def glance_table(page, paths):
     """Per lesson (one CSV each, or several joined by '+': the lesson's run, then library runs of
     other programs, whose rows for the same k and type join it): the source's version (v0), the
@@ -169,26 +196,13 @@ def glance_table(page, paths):
     commands = []
     devices = []
     for spec in paths:
-        # "a.csv#v3": the lesson's library is its own version v3 (lesson 07: NCCL).
-        spec, _, named = spec.partition("#")
-        parts = spec.split("+")
-        rows = page.read_csv(parts[0])
-        commands.append(rows[0]["command"])
-        for extra in parts[1:]:
-            extra_rows = page.read_csv(extra)
-            commands.append(extra_rows[0]["command"])
-            rows = rows + [r for r in extra_rows
-                           if all(r.get(key) == rows[0].get(key) for key in ("k", "type"))]
+        rows, libraries, run_commands = joined_rows(page, spec)
+        commands += run_commands
         first = first or rows[0]
         devices.append(rows[0]["device"])
-        path = parts[0]
-        # A version with a space in its name ("v4 find") is a second operation of a version:
-        # the glance compares the first operation (lesson 04: insert) only.
-        ran = [r for r in rows if r["check"] == "ok" and " " not in r["version"]]
+        path = spec.partition("#")[0].split("+")[0]
         source = row_of(rows, "v0", path)
-        libraries = named.split(",") if named else []
-        ours = [r for r in ran if r["version"].startswith("v") and r["version"] not in libraries]
-        library = [r for r in ran if not r["version"].startswith("v") or r["version"] in libraries]
+        ours, library = ours_and_libraries(rows, libraries)
         if not ours or not library:
             raise ValueError(f"{spec}: no checked version or library row")
         best = min(ours, key=lambda r: float(r["median_ms"]))
@@ -219,6 +233,74 @@ def glance_table(page, paths):
     for command in commands:
         out.append(f"- `{command}`")
     return "\n".join(out) + "\n"
+
+
+def gpus_table(page, folders):
+    """Two GPUs' results folders side by side: per lesson, the run compare.py repeats (its
+    "compare" CSV, or else its glance), with the course's best version and the fastest library on
+    each GPU as shares of that GPU's own copy bandwidth, and which steps (a version's time against
+    the version above it) paid on both GPUs, on one, or on neither."""
+    if len(folders) != 2:
+        raise ValueError(f"table gpus: two results folders, not {folders}")
+    out = []
+    commands = []
+    devices = []
+    for lesson in page.lessons:
+        spec = lesson.compare or lesson.glance
+        names = spec.partition("#")[0].split("+")
+        if not spec or not all(os.path.exists(os.path.join(ROOT, folder, name))
+                               for folder in folders for name in names):
+            continue
+        cells, paid = [], []
+        library_name = None  # the first GPU's fastest library, looked up on the second too
+        for folder in folders:
+            joined = "+".join(f"{folder}/{name}" for name in names)
+            named = spec.partition("#")[2]
+            if named:
+                joined += "#" + named
+            rows, libraries, run_commands = joined_rows(page, joined)
+            copy = float(rows[0]["copy_gbps"])
+            ours, library = ours_and_libraries(rows, libraries)
+
+            def share(r):
+                # A library run of another program (torch.topk) measured no copy: the lesson's
+                # run on the same GPU did.
+                pct = float(r["pct_copy"]) if r["pct_copy"] else 100.0 * float(r["gbps"]) / copy
+                return f"{r['version']} {pct:.0f}%"
+
+            best = min(ours, key=lambda r: float(r["median_ms"]))
+            if library_name is None and library:
+                library_name = min(library, key=lambda r: float(r["median_ms"]))["version"]
+            same = [r for r in library if r["version"] == library_name]
+            cells += [share(best), share(same[0]) if same else
+                      (f"{library_name} did not run" if library_name else "-")]
+            first_operation = [r for r in rows
+                               if r["version"] not in libraries and " " not in r["version"]]
+            paid.append({v: s >= PAID for v, s in steps(first_operation).items() if s is not None})
+            if len(devices) < 2:
+                devices.append((rows[0]["device"], rows[0]["cuda"]))
+            commands.append(run_commands[0])
+        both = [v for v in paid[0] if v in paid[1] and paid[0][v] and paid[1][v]]
+        first = [v for v in paid[0] if v in paid[1] and paid[0][v] and not paid[1][v]]
+        second = [v for v in paid[0] if v in paid[1] and not paid[0][v] and paid[1][v]]
+        neither = [v for v in paid[0] if v in paid[1] and not paid[0][v] and not paid[1][v]]
+        columns = [", ".join(x) or "-" for x in (both, first, second, neither)]
+        out.append(f"| {lesson.number} {lesson.name} | {label(rows)} | " + " | ".join(cells) +
+                   " | " + " | ".join(columns) + " |")
+    short = [device.replace("NVIDIA ", "") for device, _ in devices]
+    head = [f"| lesson | run | {short[0]}: best | {short[0]}: library | {short[1]}: best | "
+            f"{short[1]}: library | steps that paid on both | only on the {short[0]} | "
+            f"only on the {short[1]} | on neither |",
+            "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- |"]
+    foot = ["", f"% = the row's GB/s over the device-to-device copy measured by the same run, on "
+            f"each GPU ({devices[0][0]}, CUDA {devices[0][1]}; {devices[1][0]}, CUDA "
+            f"{devices[1][1]}); library = the fastest library row on the first GPU, and the "
+            f"same library on the second. A step paid when the version above took {PAID:.2f} "
+            f"times its time or more; a version with no timed version above it has no step. "
+            f"Runs (the same on both GPUs):", ""]
+    for command in dict.fromkeys(commands):
+        foot.append(f"- `{command}`")
+    return "\n".join(head + out + foot) + "\n"
 
 
 def scaling_table(page, paths):
@@ -337,6 +419,8 @@ def regenerate(text, page):
             body = summary_table(page, spec.split())
         elif kind == "table glance":
             body = glance_table(page, spec.split())
+        elif kind == "table gpus":
+            body = gpus_table(page, spec.split())
         elif kind == "table scaling":
             body = scaling_table(page, spec.split())
         elif kind == "table lessons":
@@ -461,6 +545,24 @@ def selftest(lessons):
         renamed = lessons_text.replace(f"[{lessons[0].name}]", "[renamed]")
         ok = ok and len(lessons_text.splitlines()) == len(lessons) + 4 and renamed != lessons_text
         ok = ok and regenerate(renamed, page) != renamed
+        # Two GPUs side by side: a step that paid on one GPU only lands in that GPU's column,
+        # and a library that ran on the first GPU only is said not to have run on the second.
+        head = rows.splitlines()[0] + "\n"
+        times = {"a": [("v0", 4.0), ("v1", 2.0), ("v2", 1.9), ("LIB", 1.0)],
+                 "b": [("v0", 4.0), ("v1", 3.9), ("v2", 1.0)]}
+        for gpu, versions in times.items():
+            os.makedirs(os.path.join(tmp, gpu))
+            with open(os.path.join(tmp, gpu, "run.csv"), "w") as f:
+                f.write(head + "".join(
+                    f"01,GPU {gpu},13.0,prog,1024,uniform,{v},x,{ms},{ms},{ms},9,1024,1,"
+                    f"{25 / ms},4,CPU,5,1,ok,\n" for v, ms in versions))
+        from course.lessons import Lesson
+        two = replace(page, lessons=(Lesson(number="01", dir=tmp, name="t", glance="run.csv"),))
+        table = regenerate(f"<!-- table gpus: {tmp}/a {tmp}/b -->\n<!-- /table -->\n", two)
+        row = next(line for line in table.splitlines() if line.startswith("| 01 t "))
+        cells = [c.strip() for c in row.split("|")[1:-1]]
+        ok = ok and cells[2:] == ["v2 13%", "LIB 25%", "v2 25%", "LIB did not run", "v2", "v1",
+                                  "-", "-"]
     print("results.py selftest:", "ok" if ok else "FAILED")
     return 0 if ok else 1
 
