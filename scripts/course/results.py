@@ -280,6 +280,8 @@ def gpus_table(page, folders):
             if len(devices) < 2:
                 devices.append((rows[0]["device"], rows[0]["cuda"]))
             commands.append(run_commands[0])
+        if commands[-2] != commands[-1]:
+            commands[-2:] = [f"{commands[-2]}` on the first GPU, `{commands[-1]}` on the second"]
         both = [v for v in paid[0] if v in paid[1] and paid[0][v] and paid[1][v]]
         first = [v for v in paid[0] if v in paid[1] and paid[0][v] and not paid[1][v]]
         second = [v for v in paid[0] if v in paid[1] and not paid[0][v] and paid[1][v]]
@@ -297,7 +299,7 @@ def gpus_table(page, folders):
             f"{devices[1][1]}); library = the fastest library row on the first GPU, and the "
             f"same library on the second. A step paid when the version above took {PAID:.2f} "
             f"times its time or more; a version with no timed version above it has no step. "
-            f"Runs (the same on both GPUs):", ""]
+            f"Runs (on both GPUs, unless two are named):", ""]
     for command in dict.fromkeys(commands):
         foot.append(f"- `{command}`")
     return "\n".join(head + out + foot) + "\n"
