@@ -518,13 +518,22 @@ TEST_CASE("v8's two passes take every key to its stretch, with where it came fro
   for (Dist dist : {Dist::random, Dist::dups, Dist::equal}) {
     for (std::size_t n : {std::size_t{1}, std::size_t{4095}, std::size_t{4097}, std::size_t{300007},
                           std::size_t{1000003}}) {
-      // 8-window stretches: tens of thousands of them at the largest n, counted in global memory.
-      for (std::size_t windows : {std::size_t{8}, std::size_t{3616}}) {
+      // 8-window stretches: tens of thousands of them at the largest n, counted in global memory;
+      // about 14,000 stretches: counted in shared memory, past the 48 KiB a block has unasked.
+      for (int pick = 0; pick < 3; ++pick) {
+        lesson04::OpenTable table(lesson04::capacity_for(n, 0.5));
+        const std::size_t table_windows = table.capacity() / lesson04::kWindow;
+        const std::size_t windows = pick == 0   ? std::size_t{8}
+                                    : pick == 1 ? std::size_t{3616}
+                                                : (table_windows + 13999) / 14000;
         CAPTURE(lesson04::dists().name(dist), n, windows);
         const std::vector<std::uint32_t> keys = lesson04::make_keys(n, dist, course::test::seed());
         const course::DeviceBuffer<std::uint32_t> d_keys(keys);
-        lesson04::OpenTable table(lesson04::capacity_for(n, 0.5));
         const lesson04::TwoPass p = lesson04::two_pass_for(table.capacity(), n, windows);
+        if (pick == 2 && n >= 300007) {
+          REQUIRE(std::size_t{p.count} * sizeof(std::uint32_t) > course::kDefaultSharedBytes);
+          REQUIRE(p.count <= lesson04::kSharedStretchCounts);
+        }
         lesson04::PartitionScratch s;
         s.reserve(n, lesson04::Regions{});
         CUDA_CHECK(cudaMemset(s.answers(), 0xA5, n * sizeof(std::uint32_t)));
