@@ -289,6 +289,8 @@ def gpus_table(page, folders):
         columns = [", ".join(x) or "-" for x in (both, first, second, neither)]
         out.append(f"| {lesson.number} {lesson.name} | {label(rows)} | " + " | ".join(cells) +
                    " | " + " | ".join(columns) + " |")
+    if not out:
+        raise ValueError(f"table gpus: no lesson has its run in both {folders[0]} and {folders[1]}")
     short = [device.replace("NVIDIA ", "") for device, _ in devices]
     head = [f"| lesson | run | {short[0]}: best | {short[0]}: library | {short[1]}: best | "
             f"{short[1]}: library | steps that paid on both | only on the {short[0]} | "
