@@ -11,16 +11,7 @@ import time
 import sys
 import traceback
 
-
-def gpu_name():
-    """The first GPU's name as nvidia-smi gives it, or "no GPU"."""
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return "no GPU"
-    names = out.stdout.strip().splitlines()
-    return names[0] if out.returncode == 0 and names else "no GPU"
+from course.gpus import gpu_name
 
 
 def run_cell(source, namespace):
@@ -46,7 +37,7 @@ def run(path, out_path, log=print):
     """Runs the notebook at path; writes it, with outputs, to out_path. Returns the exit status."""
     with open(path, encoding="utf-8") as f:
         book = json.load(f)
-    gpu = gpu_name()
+    gpu = gpu_name() or "no GPU"
     namespace = {"__name__": "__main__"}
     count, status, start_dir = 0, 0, os.getcwd()
     try:

@@ -293,8 +293,6 @@ inline std::string v5_limit(std::size_t n, std::size_t k, const Launch& launch) 
   return v3_limit(n, k, launch);
 }
 
-// v5: the filter, then the select of what it kept (or v3 alone, where filter_plan says no filter).
-// The winners are sorted as v3's are.
 // The most winners the select's launch sorts in chunks on this GPU: their keys are staged in one
 // block's shared memory beside the kernel's own, so kChunkSortMaxK where a block may opt into that
 // much, fewer where it may not (a T4's 64 KiB holds about 16000 keys beside it).
@@ -309,6 +307,8 @@ std::size_t chunk_sort_most() {
   return most;
 }
 
+// v5: the filter, then the select of what it kept (or v3 alone, where filter_plan says no filter).
+// The winners are sorted as v3's are.
 template <typename T>
 void top_k_v5(const T* in, std::size_t n, std::size_t k, T* values, std::size_t* indices,
               SelectSpace& ws, const Launch& launch) {
