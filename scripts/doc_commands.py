@@ -43,7 +43,7 @@ against the build that is there. A file that a command names and creates in the 
 removed after it; any other new untracked file it leaves fails the line.
 
 `check` and `run` print one line per problem or command and exit 1 if any fails; `run --kind gpu`
-exits 77 without a GPU (nvidia-smi lists none), after naming each block it skipped. Exit status 2
+exits 77 without a GPU (none that CUDA sees), after naming each block it skipped. Exit status 2
 for bad arguments.
 
 Only the Python standard library is used.

@@ -9,8 +9,9 @@ and in its arguments {port} becomes a TCP port that was free a moment ago and {t
 folder (the same for every rank). Each line a rank prints is shown with its rank in front. When a
 rank fails, the others are stopped; so are all of them after --timeout seconds.
 
---nproc 0 (the default) starts one process per GPU that nvidia-smi lists, and one when it lists
-none (the rank then says there is no GPU, and exits 77).
+--nproc 0 (the default) starts one process per GPU the ranks will see (nvidia-smi's list, less
+those CUDA_VISIBLE_DEVICES hides), and one when there is none (the rank then says there is no GPU,
+and exits 77). `launch_ranks.py selftest` checks how CUDA_VISIBLE_DEVICES is read.
 
 Exit status: the ranks' worst (0 when all passed, 77 when every rank found no GPU), 124 when they
 ran out of time, 2 for bad arguments.
@@ -19,10 +20,12 @@ ran out of time, 2 for bad arguments.
 import argparse
 import sys
 
-from course import launch_ranks
+from course import gpus, launch_ranks
 
 
 def main(argv):
+    if argv[1:] == ["selftest"]:
+        return gpus.selftest()
     parser = argparse.ArgumentParser(description="Start one process per GPU, as torchrun does.")
     parser.add_argument("--nproc", type=int, default=0,
                         help="processes to start (0: one per GPU, at least one)")

@@ -2,7 +2,8 @@
 """Times an answer to a graded exercise against the model answer, in the same run: each test
 program runs its [timing] test case (the graded call at a size where the technique matters,
 timed by testing.hpp's report_time), in turns, and the fastest of each one's runs is kept. The
-answer passes when its time is at most FACTOR times the model answer's.
+answer passes when its time is at most FACTOR times the model answer's; a time past that gets
+--rounds more turns each before the verdict (another program's work can slow the first ones).
 
     python3 scripts/time_answer.py --answer build/tests/exercise01_1 \\
         --model build/tests/solution01_1 --factor 3 --name "01 exercise 1"

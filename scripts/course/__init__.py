@@ -7,7 +7,7 @@ their arguments and call it.
     results   the generated parts of the Markdown files: markers, tables, logs, the checks on them
     svg       the SVG pictures of draw.py and timeline.py, and their update/check command
     progress  one line of progress on a terminal, for the long steps
-    gpus      the machine's GPUs, as nvidia-smi lists them, and their results folder
+    gpus      the GPUs a CUDA program sees (CUDA_VISIBLE_DEVICES honoured), and their results folder
     cli       the main() of the check scripts: the check, its selftest, or the help
 
 and one module for what each command-line script does (the script's name where it differs):

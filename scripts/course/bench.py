@@ -62,7 +62,7 @@ def bench(build_dir, lessons_arg, list_only, no_run, out, retarget):
 
     folder = gpu_folder()
     if folder is None and not no_run:
-        print("bench.py: error: no GPU (nvidia-smi lists none); --no-run regenerates from the CSVs",
+        print("bench.py: error: no GPU (none that CUDA sees); --no-run regenerates from the CSVs",
               file=sys.stderr)
         return 2
     markdown = markdown_files()
