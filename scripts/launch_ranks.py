@@ -11,7 +11,8 @@ rank fails, the others are stopped; so are all of them after --timeout seconds.
 
 --nproc 0 (the default) starts one process per GPU the ranks will see (nvidia-smi's list, less
 those CUDA_VISIBLE_DEVICES hides), and one when there is none (the rank then says there is no GPU,
-and exits 77). `launch_ranks.py selftest` checks how CUDA_VISIBLE_DEVICES is read.
+and exits 77). `launch_ranks.py selftest` checks how nvidia-smi -L and CUDA_VISIBLE_DEVICES
+are read.
 
 Exit status: the ranks' worst (0 when all passed, 77 when every rank found no GPU), 124 when they
 ran out of time, 2 for bad arguments.

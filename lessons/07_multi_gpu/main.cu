@@ -142,14 +142,8 @@ int run_one_rank(course::Lesson& lesson, const Options& o, int count) {
     std::fprintf(stderr, "lesson07: no CUDA GPU found; a rank needs one\n");
     return course::kExitNoGpu;
   }
-  if (listed.empty() && place.local_rank >= count) {  // NCCL takes one GPU per rank
-    course::usage_error(
-        cli, course::format("local rank %d has no GPU of its own: CUDA sees %d GPU%s here "
-                            "(start one rank per GPU, or give --devices)",
-                            place.local_rank, count, count == 1 ? "" : "s"));
-  }
   const int device = listed.size() == 1 ? listed[0]
-                     : listed.empty()   ? place.local_rank
+                     : listed.empty()   ? place.local_rank % count
                                         : listed[static_cast<std::size_t>(place.local_rank)];
 #if COURSE_HAVE_NCCL
   const lesson07::RankJob job{o.work, lesson.n(), lesson.options().seed, lesson.reps()};

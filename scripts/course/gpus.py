@@ -8,47 +8,60 @@ import shutil
 import subprocess
 
 
-def listed():
-    """(gpus, why): every GPU and MIG instance nvidia-smi -L lists, as (uuid, name) in its order
-    (a MIG instance has its GPU's name), and, when there are none, why ("" when there are some)."""
-    smi = shutil.which("nvidia-smi")
-    if smi is None:
-        return [], "nvidia-smi was not found"
-    done = subprocess.run([smi, "-L"], capture_output=True, text=True)
+def parse(text):
+    """The (uuid, name) of every GPU and MIG instance in `text`, nvidia-smi -L's output, in its
+    order; a MIG instance takes its GPU's name."""
     found = []
-    for line in done.stdout.splitlines():
+    for line in text.splitlines():
         gpu = re.match(r"GPU \d+: (.*) \(UUID: (GPU-[^)]*)\)", line.strip())
         mig = re.search(r"\(UUID: (MIG-[^)]*)\)", line)
         if gpu:
             found.append((gpu.group(2), gpu.group(1)))
         elif mig and found:
             found.append((mig.group(1), found[-1][1]))
-    if done.returncode != 0 or not found:
+    return found
+
+
+def listed():
+    """(found, why): parse() of nvidia-smi -L, and, when it lists none, why ("" when it does)."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return [], "nvidia-smi was not found"
+    done = subprocess.run([smi, "-L"], capture_output=True, text=True)
+    found = parse(done.stdout) if done.returncode == 0 else []
+    if not found:
         return [], (done.stdout + done.stderr).strip() or "nvidia-smi lists no GPU"
     return found, ""
 
 
 def visible(found, setting):
-    """The names of the GPUs of `found` ((uuid, name) pairs, nvidia-smi -L's order) that a CUDA
-    program sees when CUDA_VISIBLE_DEVICES is `setting` (None: unset, every GPU listed). As CUDA
-    reads the variable, its entries are indices or UUIDs (a unique prefix will do), and the list
-    ends at the first entry that names none. An index counts in nvidia-smi's order, which is
-    CUDA's on a machine of one kind of GPU (or with CUDA_DEVICE_ORDER=PCI_BUS_ID)."""
+    """The names of the GPUs of `found` (parse()'s list) that a CUDA program sees when
+    CUDA_VISIBLE_DEVICES is `setting` (None: unset, every GPU). NVIDIA's documentation says the
+    entries are indices or UUIDs (the first characters of one will do), shown in their order, and
+    that the list ends at an index that names no GPU; the rest follows PyTorch's model of CUDA's
+    reading (torch.cuda's _parse_visible_devices): a list that starts with "GPU-" or "MIG-" holds
+    UUIDs only, an index is read as strtoul reads it ("1a" is 1), and a GPU named twice hides them
+    all. An index counts in nvidia-smi's order, which is CUDA's on a machine of one kind of GPU
+    (or with CUDA_DEVICE_ORDER=PCI_BUS_ID). A GPU in MIG mode counts as one GPU; a MIG UUID
+    counts as one, with its GPU's name."""
     gpus = [entry for entry in found if entry[0].startswith("GPU-")]
     if setting is None:
         return [name for _, name in gpus]
-    names, seen = [], set()
-    for word in setting.split(","):
-        word = word.strip()
-        if word.isdigit():
-            match = [gpus[int(word)]] if int(word) < len(gpus) else []
+    uuids = next((p for p in ("GPU-", "MIG-") if setting.startswith(p)), None)
+    chosen = []
+    for word in (w.strip() for w in setting.split(",")):
+        if uuids:
+            match = [e for e in found if word.startswith(uuids) and e[0].startswith(word)]
         else:
-            match = [entry for entry in found if word and entry[0].startswith(word)]
-        if len(match) != 1 or match[0][0] in seen:
+            digits = re.match(r"[0-9]+", word)
+            index = int(digits.group()) if digits else len(gpus)
+            match = [gpus[index]] if index < len(gpus) else []
+        if len(match) != 1:
             break
-        seen.add(match[0][0])
-        names.append(match[0][1])
-    return names
+        if match[0] in chosen:
+            return []
+        chosen.append(match[0])
+    return [name for _, name in chosen]
 
 
 def gpus():
@@ -64,15 +77,28 @@ def gpus():
 
 
 def selftest():
-    """The cases visible() must get right; the exit status."""
-    found = [("GPU-aaa1", "A"), ("MIG-m1", "A"), ("GPU-bbb2", "B"), ("GPU-ccc3", "C")]
-    cases = [(None, ["A", "B", "C"]), ("", []), ("2,0", ["C", "A"]), ("0, 1", ["A", "B"]),
-             ("1,7,2", ["B"]), ("GPU-bbb", ["B"]), ("GPU-", []), ("MIG-m1", ["A"]),
-             ("0,0", ["A"]), ("x,0", []), ("3", [])]
-    wrong = [(s, visible(found, s), want) for s, want in cases if visible(found, s) != want]
-    for setting, got, want in wrong:
-        print(f"gpus selftest: CUDA_VISIBLE_DEVICES={setting!r} gave {got}, not {want}")
-    print("gpus selftest: " + ("FAILED" if wrong else f"all {len(cases)} cases right"))
+    """The cases parse() and visible() must get right; the exit status."""
+    smi = ("GPU 0: NVIDIA A100-SXM4-40GB (UUID: GPU-aaa1)\n"
+           "  MIG 1g.5gb      Device  0: (UUID: MIG-m1)\n"
+           "GPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-bbb2)\n"
+           "GPU 2: NVIDIA H200 (UUID: GPU-ccc3)\n")
+    found = parse(smi)
+    wrong = []
+    want = [("GPU-aaa1", "NVIDIA A100-SXM4-40GB"), ("MIG-m1", "NVIDIA A100-SXM4-40GB"),
+            ("GPU-bbb2", "NVIDIA H100 80GB HBM3"), ("GPU-ccc3", "NVIDIA H200")]
+    if found != want or parse("No devices were found\n"):
+        wrong.append(("nvidia-smi -L", found, want))
+    a, b, c = "NVIDIA A100-SXM4-40GB", "NVIDIA H100 80GB HBM3", "NVIDIA H200"
+    cases = [(None, [a, b, c]), ("", []), ("2,0", [c, a]), ("0, 1", [a, b]), ("1,7,2", [b]),
+             ("1a,2", [b, c]), ("x,0", []), ("3", []), ("0,0", []), ("2,1,2", []),
+             ("GPU-bbb", [b]), ("GPU-bbb,GPU-ccc3", [b, c]), ("GPU-", []), ("GPU-bbb2,0", [b]),
+             ("0,GPU-bbb2", [a]), ("MIG-m1", [a])]
+    for setting, names in cases:
+        if visible(found, setting) != names:
+            wrong.append((f"CUDA_VISIBLE_DEVICES={setting!r}", visible(found, setting), names))
+    for what, got, names in wrong:
+        print(f"gpus selftest: {what} gave {got}, not {names}")
+    print("gpus selftest: " + ("FAILED" if wrong else f"all {len(cases) + 1} cases right"))
     return 1 if wrong else 0
 
 

@@ -2,6 +2,8 @@
 program's [timing] test case run in turns, the fastest of each kept, and the verdict within the
 exercise's factor (one past it confirmed by as many turns again)."""
 
+import contextlib
+import io
 import os
 import re
 import subprocess
@@ -106,8 +108,10 @@ def selftest():
                         f"print('COURSE-TIME: %d ms' % {times}[n])\n"
                         "print('COURSE-TESTS-COMPLETE: every check passed, seed 7')\n")
             os.chmod(script, 0o755)
-            status = time_answer(script, quick, 3, "x", 2)
+            with contextlib.redirect_stdout(io.StringIO()) as said:
+                status = time_answer(script, quick, 3, "x", 2)
             assert (status == 0) == passes and int(open(count).read()) == runs, (times, status)
+            assert ("best of 4 turns" in said.getvalue()) == (runs == 4), said.getvalue()
     print("time_answer.py selftest: ok")
     return 0
 
@@ -116,14 +120,17 @@ def time_answer(answer, model, factor, name, rounds):
     """Runs the model answer's and the answer's [timing] cases in turns, `rounds` times each, and
     prints the verdict. A verdict past the bound is confirmed first: as many turns again, and the
     fastest of all (a burst of work from another program on the machine can slow every run of
-    the first turns). The exit status (see time_answer.py's help)."""
+    the first turns); a run stopped at its limit is not. The exit status (see time_answer.py's
+    help)."""
     best = {"answer": None, "model": None}
     model_seconds = None
+    confirming = False
     for turn in range(2 * rounds):
         if turn == rounds:
             ok, line = verdict(name, best["answer"], best["model"], factor)
             if ok:
                 break
+            confirming = True
             print(f"{name}: past the bound after {rounds} turn"
                   f"{'s' if rounds > 1 else ''}; {rounds} more before the verdict", flush=True)
         for who, program in (("model", model), ("answer", answer)):
@@ -142,5 +149,7 @@ def time_answer(answer, model, factor, name, rounds):
                 return 1
             best[who] = ms if best[who] is None else min(best[who], ms)
     ok, line = verdict(name, best["answer"], best["model"], factor)
+    if confirming:
+        line += f" (best of {2 * rounds} turns; the first {rounds} were past the bound)"
     print(line)
     return 0 if ok else 1
