@@ -18,10 +18,10 @@ def run_job(bin_dir, out_dir, run, gpus):
     """Runs one lesson.json run (a lessons.Run); True when it gave the exit status it must."""
     lesson, stem, program, expected, needs = run.lesson, run.log, run.program, run.status, run.gpus
     args = run.args.format(root=ROOT).split()
-    # A run for more GPUs than this machine has is left out, and its log stays as it was (lesson
+    # A run for more GPUs than CUDA sees here is left out, and its log stays as it was (lesson
     # 07's runs on 2 and 4 GPUs, on a machine with fewer).
     if needs > gpus:
-        print(f"  {lesson} {stem:<26} skipped: needs {needs} GPUs, this machine has {gpus}",
+        print(f"  {lesson} {stem:<26} skipped: needs {needs} GPUs, CUDA sees {gpus} here",
               flush=True)
         return True
     path = program if program == "python3" else os.path.join(bin_dir, program)
