@@ -40,22 +40,28 @@ def visible(found, setting):
     entries are indices or UUIDs (the first characters of one will do), shown in their order, and
     that the list ends at an index that names no GPU; the rest follows PyTorch's model of CUDA's
     reading (torch.cuda's _parse_visible_devices): a list that starts with "GPU-" or "MIG-" holds
-    UUIDs only, an index is read as strtoul reads it ("1a" is 1), and a GPU named twice hides them
-    all. An index counts in nvidia-smi's order, which is CUDA's on a machine of one kind of GPU
-    (or with CUDA_DEVICE_ORDER=PCI_BUS_ID). A GPU in MIG mode counts as one GPU; a MIG UUID
-    counts as one, with its GPU's name."""
+    UUIDs only, an index is read as strtoul reads it ("1a" is 1, "+1" is 1), and an entry repeated
+    before the list ends, or two that name one GPU, hide them all. An index counts in
+    nvidia-smi's order, which is CUDA's on a machine of one kind of GPU (or with
+    CUDA_DEVICE_ORDER=PCI_BUS_ID). A GPU in MIG mode counts as one GPU; a MIG UUID counts as one,
+    with its GPU's name."""
     gpus = [entry for entry in found if entry[0].startswith("GPU-")]
     if setting is None:
         return [name for _, name in gpus]
     uuids = next((p for p in ("GPU-", "MIG-") if setting.startswith(p)), None)
-    chosen = []
-    for word in (w.strip() for w in setting.split(",")):
-        if uuids:
-            match = [e for e in found if word.startswith(uuids) and e[0].startswith(word)]
-        else:
-            digits = re.match(r"[0-9]+", word)
-            index = int(digits.group()) if digits else len(gpus)
-            match = [gpus[index]] if index < len(gpus) else []
+    named = []  # the entries up to the first that is not one of the list's kind
+    for word in setting.split(","):
+        number = None if uuids else re.match(r"\+?([0-9]+)", word.strip())
+        if not (word.startswith(uuids) if uuids else number):
+            break
+        key = word if uuids else int(number.group(1))
+        if key in named:
+            return []
+        named.append(key)
+    chosen = []  # then each, in turn, to its GPU, up to the first that names none
+    for key in named:
+        match = ([e for e in found if e[0].startswith(key)] if uuids else
+                 [gpus[key]] if key < len(gpus) else [])
         if len(match) != 1:
             break
         if match[0] in chosen:
@@ -92,7 +98,9 @@ def selftest():
     cases = [(None, [a, b, c]), ("", []), ("2,0", [c, a]), ("0, 1", [a, b]), ("1,7,2", [b]),
              ("1a,2", [b, c]), ("x,0", []), ("3", []), ("0,0", []), ("2,1,2", []),
              ("GPU-bbb", [b]), ("GPU-bbb,GPU-ccc3", [b, c]), ("GPU-", []), ("GPU-bbb2,0", [b]),
-             ("0,GPU-bbb2", [a]), ("MIG-m1", [a])]
+             ("0,GPU-bbb2", [a]), ("MIG-m1", [a]), ("0,,1", [a]), ("0,1,", [a, b]), ("-1", []),
+             ("+1", [b]), (" 1 ", [b]), ("0,5,0", []), ("1,7,7", []), ("GPU-bbb, GPU-ccc3", [b]),
+             ("GPU-bbb2,GPU-bbb", [])]
     for setting, names in cases:
         if visible(found, setting) != names:
             wrong.append((f"CUDA_VISIBLE_DEVICES={setting!r}", visible(found, setting), names))

@@ -112,6 +112,8 @@ def selftest():
                 status = time_answer(script, quick, 3, "x", 2)
             assert (status == 0) == passes and int(open(count).read()) == runs, (times, status)
             assert ("best of 4 turns" in said.getvalue()) == (runs == 4), said.getvalue()
+            assert ("x: past the bound after 2 turns; 2 more before the verdict\n"
+                    in said.getvalue()) == (runs == 4), said.getvalue()
     print("time_answer.py selftest: ok")
     return 0
 
@@ -150,6 +152,7 @@ def time_answer(answer, model, factor, name, rounds):
             best[who] = ms if best[who] is None else min(best[who], ms)
     ok, line = verdict(name, best["answer"], best["model"], factor)
     if confirming:
-        line += f" (best of {2 * rounds} turns; the first {rounds} were past the bound)"
+        first = f"the first {rounds} were" if rounds > 1 else "the first was"
+        line += f" (best of {2 * rounds} turns; {first} past the bound)"
     print(line)
     return 0 if ok else 1
