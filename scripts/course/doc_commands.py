@@ -257,6 +257,10 @@ def test_preset_filters(root):
     return out
 
 
+# The scripts that read build/default unless --build-dir names another build (grade.py has its own).
+BUILD_DIR_SCRIPTS = ("bench.py", "compare.py", "timer_check.py")
+
+
 def for_build(root, command, build):
     """(command, error): the command as it reads against the build folder (see the docstring)."""
     rel = os.path.relpath(build, root)
@@ -266,6 +270,9 @@ def for_build(root, command, build):
     # --test-dir says: its label filter stands in for it.
     for preset, filters in test_preset_filters(root).items():
         command = re.sub(rf"--preset {re.escape(preset)}\b", filters, command)
+    for script in BUILD_DIR_SCRIPTS:
+        command = re.sub(rf"(scripts/{re.escape(script)})(?!\s+selftest\b)(?![^;&|]*--build-dir)",
+                         rf"\1 --build-dir {rel}", command)
     name = os.path.basename(rel)
     uses = re.search(r"--preset default\b", command) or "build/default/" in command
     if uses and (os.path.dirname(rel) != "build" or name not in presets(root)):
@@ -504,6 +511,13 @@ def selftest():
                         os.path.join(ROOT, "build", "ci"))
         expect("--preset exercises against build/ci",
                got != ('ctest -L exercise -R "01 exercise 1"', "") and [got], False)
+        got = for_build(ROOT, "python3 scripts/compare.py 01 && python3 scripts/compare.py "
+                        "--build-dir x 02; python3 scripts/bench.py selftest",
+                        os.path.join(ROOT, "build", "ptx80"))
+        expect("compare.py told the build folder, once", got != (
+            "python3 scripts/compare.py --build-dir build/ptx80 01 && "
+            "python3 scripts/compare.py --build-dir x 02; python3 scripts/bench.py selftest",
+            "") and [got], False)
         expect("--preset default against a folder that is no preset's", for_build(
             tmp, "cmake --build --preset default", os.path.join(tmp, "elsewhere"))[1], True)
     print("doc_commands.py selftest: " + ("ok" if ok else "FAILED"))
