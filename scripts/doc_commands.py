@@ -38,9 +38,9 @@ Options follow the kind, each after a semicolon:
 
 With a --build-dir other than build/default (CI builds build/ci), "--preset default" reads
 "--preset NAME", "build/default/" reads the build folder, and another test preset of the default
-build ("--preset exercises") reads as its label filter ("-L exercise"), and bench.py, compare.py
-and timer_check.py are given --build-dir unless they name one, so that the commands run against
-the build that is there. A file that a command names and creates in the repository (--csv out.csv) is
+build ("--preset exercises") reads as its label filter ("-L exercise"). bench.py, compare.py and
+timer_check.py, run by python3, are given --build-dir right after their names (a --build-dir of
+the command's own comes later, and wins). So the commands run against the build that is there. A file that a command names and creates in the repository (--csv out.csv) is
 removed after it; any other new untracked file it leaves fails the line.
 
 `check` and `run` print one line per problem or command and exit 1 if any fails; `run --kind gpu`

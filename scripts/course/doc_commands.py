@@ -270,9 +270,11 @@ def for_build(root, command, build):
     # --test-dir says: its label filter stands in for it.
     for preset, filters in test_preset_filters(root).items():
         command = re.sub(rf"--preset {re.escape(preset)}\b", filters, command)
+    # Right after the script's name: a --build-dir of the command's own comes later, and wins.
     for script in BUILD_DIR_SCRIPTS:
-        command = re.sub(rf"(scripts/{re.escape(script)})(?!\s+selftest\b)(?![^;&|]*--build-dir)",
-                         rf"\1 --build-dir {rel}", command)
+        command = re.sub(rf"(\bpython3?\s+(?:\./)?scripts/{re.escape(script)})(?![\w.])"
+                         r"(?!\s+selftest\b)",
+                         lambda m: f"{m.group(1)} --build-dir {shlex.quote(rel)}", command)
     name = os.path.basename(rel)
     uses = re.search(r"--preset default\b", command) or "build/default/" in command
     if uses and (os.path.dirname(rel) != "build" or name not in presets(root)):
@@ -512,12 +514,14 @@ def selftest():
         expect("--preset exercises against build/ci",
                got != ('ctest -L exercise -R "01 exercise 1"', "") and [got], False)
         got = for_build(ROOT, "python3 scripts/compare.py 01 && python3 scripts/compare.py "
-                        "--build-dir x 02; python3 scripts/bench.py selftest",
+                        "--build-dir=x 02; python3 scripts/bench.py selftest; cat scripts/"
+                        "compare.py scripts/bench.pyc | grep 'python3 scripts/compare.pyc'",
                         os.path.join(ROOT, "build", "ptx80"))
-        expect("compare.py told the build folder, once", got != (
-            "python3 scripts/compare.py --build-dir build/ptx80 01 && "
-            "python3 scripts/compare.py --build-dir x 02; python3 scripts/bench.py selftest",
-            "") and [got], False)
+        expect("compare.py told the build folder, ahead of its own", got != (
+            "python3 scripts/compare.py --build-dir build/ptx80 01 && python3 scripts/compare.py "
+            "--build-dir build/ptx80 --build-dir=x 02; python3 scripts/bench.py selftest; cat "
+            "scripts/compare.py scripts/bench.pyc | grep 'python3 scripts/compare.pyc'", "")
+               and [got], False)
         expect("--preset default against a folder that is no preset's", for_build(
             tmp, "cmake --build --preset default", os.path.join(tmp, "elsewhere"))[1], True)
     print("doc_commands.py selftest: " + ("ok" if ok else "FAILED"))
