@@ -40,8 +40,10 @@ With a --build-dir other than build/default (CI builds build/ci), "--preset defa
 "--preset NAME", "build/default/" reads the build folder, and another test preset of the default
 build ("--preset exercises") reads as its label filter ("-L exercise"). bench.py, compare.py and
 timer_check.py, run by python3, are given --build-dir right after their names (a --build-dir of
-the command's own comes later, and wins). So the commands run against the build that is there. A file that a command names and creates in the repository (--csv out.csv) is
-removed after it; any other new untracked file it leaves fails the line.
+the command's own comes later, and wins). So the commands run against the build that is there.
+
+A file that a command names and creates in the repository (--csv out.csv) is removed after it;
+any other new untracked file it leaves fails the line.
 
 `check` and `run` print one line per problem or command and exit 1 if any fails; `run --kind gpu`
 exits 77 without a GPU (none that CUDA sees), after naming each block it skipped. Exit status 2
