@@ -147,10 +147,14 @@ set(COURSE_DEVICE_PROFILES t4 rtx3060 rtx4090 a100 l4)
 # Runs the same test cases of <target> as the label "gpu" (or "solution") does, all in one run of
 # the program, once under each device profile (COURSE_DEVICE_PROFILE): label "profile", which the
 # test presets leave out (`ctest --preset profile` runs them), since each profile runs them all
-# again. Named "profile <name>/<prefix>".
+# again. Named "profile <name>/<prefix>"; a second program with the same prefix (lesson 04's
+# test_lesson04_cuco beside test_lesson04) adds its target's name: "profile <name>/<prefix> <target>".
 function(course_add_profile_tests target prefix)
   foreach(profile ${COURSE_DEVICE_PROFILES})
     set(name "profile ${profile}/${prefix}")
+    if(TEST "${name}")
+      set(name "${name} ${target}")
+    endif()
     add_test(NAME "${name}"
       COMMAND $<TARGET_FILE:${target}> "[gpu]~[large]~[multi]~[timing]" --needs-gpu)
     set_tests_properties("${name}" PROPERTIES LABELS profile
