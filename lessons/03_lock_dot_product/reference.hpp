@@ -42,7 +42,9 @@ struct Inputs {
 // Element i of a (which = 0) or b (which = 1) for the input named by (seed, dist).
 COURSE_HOST_DEVICE inline float element(std::uint64_t seed, std::size_t i, int which, Dist dist) {
   if (dist == Dist::source) {
-    // Past 2^24, float(i) is i rounded to an even number: the arrays themselves are inexact.
+    // Past 2^24, float(i) is i rounded to the nearest float: a multiple of 2 up to 2^25, of 4 up
+    // to 2^26 (the book's N = 33 * 2^20 stays below it); b = 2 * float(i), a multiple of 4 or 8.
+    // The arrays themselves are inexact.
     return which == 0 ? static_cast<float>(i) : static_cast<float>(2.0 * static_cast<double>(i));
   }
   const std::uint64_t word = course::random_u64(seed + static_cast<std::uint64_t>(which), i);

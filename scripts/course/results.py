@@ -35,6 +35,7 @@ SOURCE_FIGURES = {
     "1.36 ms": "lesson 05's forum tutorial: the host loop on a Q6600",
     "1.89×": "lesson 05's forum tutorial: its speedup",
     "86.4 GB/s": "Harris, Optimizing Parallel Reduction in CUDA: the 8800 GTX's peak bandwidth",
+    "4.8 TB/s": "NVIDIA's H200 datasheet: the H200 SXM 141 GB's memory bandwidth (lesson 07)",
 }
 
 

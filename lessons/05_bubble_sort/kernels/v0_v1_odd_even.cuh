@@ -18,7 +18,8 @@ namespace lesson05 {
 // One block. The array goes into shared memory; phase p compares the pairs that start at even
 // places (p even) or odd places (p odd), each thread taking every blockDim.x-th pair, and a barrier
 // ends the phase. The source's count of phases, n/2 + 1 rounds of two (source_phases). A pair is
-// compared only when both its places hold data: the source's last thread also reads s[N], past it.
+// compared only when both its places hold data: the source's last thread also reads s[N], past its
+// data but inside its padded s[N+20], and its swap is guarded (k<N-2); here neither is needed.
 // `before` is the comparison: the course's, or the source's (a < b, --source-compare).
 template <typename Before>
 __global__ void source_odd_even_kernel(const float* in, float* out, unsigned n, Before before) {
