@@ -13,8 +13,8 @@ generated table and figure in the Markdown files (scripts/results.py), and every
 
 <gpu> is the GPU's name as nvidia-smi gives it, lower-cased, without "NVIDIA", spaces as dashes
 (NVIDIA H100 80GB HBM3: h100-80gb-hbm3). When it is not the folder the write-ups point at
-(<!-- results-dir: ... -->), --retarget points them at it; the prose of the write-ups still
-describes the course's own H100 run.
+(<!-- results-dir: ... -->), --retarget points them at it (--retarget docs/results/h200 --no-run
+points them at a folder already there); the prose around the figures is not rewritten.
 
 Each job runs with the results folder as its working folder, so the command each CSV records (and
 each table quotes) is the one written here. The charts need matplotlib (Debian and Ubuntu:
@@ -43,8 +43,10 @@ def main(argv):
     parser.add_argument("--out", default="",
                         help="write the CSVs and logs here, and stop (copy them into "
                         "docs/results/<gpu>/, then run --no-run)")
-    parser.add_argument("--retarget", action="store_true",
-                        help="point every write-up's results-dir at this GPU's folder")
+    parser.add_argument("--retarget", nargs="?", const=True, default=False, metavar="FOLDER",
+                        help="point every write-up's results-dir at this GPU's folder, or at "
+                        "FOLDER (docs/results/<gpu>, which must exist; with --no-run, no GPU "
+                        "is needed)")
     args = parser.parse_args(argv[1:])
     return bench.bench(args.build_dir, args.lessons, args.list, args.no_run, args.out,
                        args.retarget)

@@ -61,13 +61,22 @@ def bench(build_dir, lessons_arg, list_only, no_run, out, retarget):
         return 0
 
     folder = gpu_folder()
+    if isinstance(retarget, str):
+        if not os.path.isdir(os.path.join(ROOT, retarget)):
+            print(f"bench.py: error: --retarget {retarget}: no such folder", file=sys.stderr)
+            return 2
+        if not no_run and folder != os.path.normpath(retarget):
+            print(f"bench.py: error: --retarget {retarget} is not this GPU's folder ({folder}): "
+                  "add --no-run to point the write-ups at it", file=sys.stderr)
+            return 2
+        folder = os.path.normpath(retarget)
     if folder is None and not no_run:
         print("bench.py: error: no GPU (none that CUDA sees); --no-run regenerates from the CSVs",
               file=sys.stderr)
         return 2
     markdown = markdown_files()
     pointed = {m.group(1) for path in markdown for m in RESULTS_DIR.finditer(open(path).read())}
-    if folder is None or no_run:
+    if (folder is None or no_run) and not isinstance(retarget, str):
         folder = sorted(pointed)[0] if pointed else os.path.join("docs", "results")
     out_dir = os.path.abspath(out) if out else os.path.join(ROOT, folder)
     os.makedirs(out_dir, exist_ok=True)

@@ -7,7 +7,11 @@ For each pair:
   translated-from comment aside), the same fenced code blocks (byte for byte) and as many check
   questions (<details> blocks) as the English;
 - staleness: the Chinese file's first lines hold `<!-- translated-from: X.md @ <commit> -->`,
-  and the English file is unchanged since that commit (`git diff --quiet <commit> -- X.md`);
+  and the English file's prose is unchanged since that commit: its text at the commit
+  (`git show <commit>:X.md`) and now are the same once the generated parts (the figures, tables
+  and logs between markers) and the HTML comments are left out, so that figures regenerated or
+  markers pointed at another folder leave the twin in step (the parity check holds the markers
+  themselves equal);
   without git, in a copy without the history or in a shallow clone, the check says so and
   checks the rest; with the history but without the commit, it fails;
 - terms: every docs/glossary.md term (its table and its basic terms) whose English form the
@@ -50,6 +54,15 @@ SKIP_DIRS = {"build", "node_modules", "third_party", "_deps"}
 # A link to a page ([text](path.md) or [text](path.md#heading)), and a generated log block.
 PAGE_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s#]+\.md)(?:#[^)\s]*)?\)")
 GENERATED_LOG = re.compile(r"<!--\s*log:.*?<!--\s*/log\s*-->", re.S)
+# What a marker generates, with the marker (course.results' markers: a block, a figure, a log's
+# match, a percentage), for the staleness check, which compares prose alone.
+GENERATED = re.compile(r"<!-- (?:table \w+|log): .*?<!-- /(?:table|log) -->"
+                       r"|<!--v .*?<!--/v-->|<!--l .*?<!--/l-->|<!--p .*?<!--/p-->", re.S)
+
+
+def prose_only(text):
+    """`text` without its generated parts and HTML comments: what a translator translates."""
+    return COMMENT.sub("", GENERATED.sub("", text))
 
 
 def english_of(chinese):
@@ -180,12 +193,13 @@ def git_stale(root, english, commit, git):
     if known.returncode != 0:
         return f"commit {commit} is not in this repository (a shallow clone, or a wrong id), so " \
                f"whether {english} changed since it cannot be told"
-    diff = run("diff", "--quiet", commit, "--", english)
-    if diff.returncode == 1:
+    then = subprocess.run([git, "-C", root, "show", f"{commit}:{english}"], capture_output=True)
+    with open(os.path.join(root, english), encoding="utf-8") as f:
+        now = f.read()
+    if then.returncode != 0 or \
+            prose_only(then.stdout.decode("utf-8", "replace")) != prose_only(now):
         return f"{english} changed since {commit}: translate the change, then record the commit " \
                f"(`git log -1 --format=%H -- {english}` once the English is committed)"
-    if diff.returncode != 0:
-        return f"git diff failed: {diff.stderr.strip()}"
     return ""
 
 
@@ -363,6 +377,9 @@ def selftest():
                                            "no `<!-- translated-from"),
             "the English changed since": ({en_path: _ENGLISH.replace("Because.", "Since.")}, "git",
                                           "changed since"),
+            "only a generated figure changed since": (
+                {en_path: _ENGLISH.replace("median_ms-->0.5<", "median_ms-->0.7<"),
+                 zh_path: zh.replace("median_ms-->0.5<", "median_ms-->0.7<")}, "git", None),
             "a commit the repository lacks": ({zh_path: zh.replace(commit, "0" * 40)}, "git",
                                               "is not in this repository"),
             "no git": ({}, os.path.join(tmp, "no-such-git"), "git is not available"),
