@@ -25,15 +25,27 @@ if(COURSE_NVBENCH)
     endif()
   endif()
   # NVBench's CMake package requires CMake 3.30.4; an older CMake would stop at its first line.
-  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.30.4)
+  # It also makes an alias of CUDA::nvml (NVML, libnvidia-ml, which comes with the GPU driver), and
+  # stops the configure where there is none (a machine without a driver): it is read only when
+  # NVML is there, and otherwise looked for as a file, to say why the programs are skipped.
+  set(course_nvbench_file "")
+  foreach(dir IN LISTS nvbench_DIR course_nvbench_hints)
+    if(dir AND EXISTS "${dir}/nvbench-config.cmake")
+      set(course_nvbench_file "${dir}/nvbench-config.cmake")
+      break()
+    endif()
+  endforeach()
+  if(CMAKE_VERSION VERSION_LESS 3.30.4)
+    if(course_nvbench_hints OR nvbench_DIR)
+      message(STATUS "NVBench's CMake package needs CMake 3.30.4 or newer (this is "
+                     "${CMAKE_VERSION}): the lessonNN_nvbench programs (bench/) are skipped")
+    endif()
+  elseif(TARGET CUDA::nvml)
     find_package(nvbench CONFIG QUIET HINTS ${course_nvbench_hints})
-  elseif(course_nvbench_hints OR nvbench_DIR)
-    message(STATUS "NVBench's CMake package needs CMake 3.30.4 or newer (this is "
-                   "${CMAKE_VERSION}): the lessonNN_nvbench programs (bench/) are skipped")
   endif()
-  if(nvbench_FOUND AND NOT TARGET CUDA::nvml)
-    message(STATUS "NVBench found, but not NVML (libnvidia-ml, which comes with the GPU driver): "
-                   "the lessonNN_nvbench programs (bench/) are skipped")
+  if(course_nvbench_file AND NOT TARGET CUDA::nvml AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.30.4)
+    message(STATUS "NVBench found (${course_nvbench_file}), but not NVML (libnvidia-ml, which "
+                   "comes with the GPU driver): the lessonNN_nvbench programs (bench/) are skipped")
   elseif(nvbench_FOUND)
     message(STATUS "NVBench ${nvbench_VERSION}: building the lessonNN_nvbench programs (bench/)")
     set(COURSE_HAVE_NVBENCH ON)
