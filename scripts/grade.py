@@ -3,41 +3,59 @@
 
     python3 scripts/grade.py STUDENT_DIR [--build-dir DIR] [--junit FILE]
     python3 scripts/grade.py --class CLASS_DIR [--out DIR] [--build-dir DIR]
+    python3 scripts/grade.py --build-only (STUDENT_DIR | --class CLASS_DIR [--out DIR])
+    python3 scripts/grade.py selftest plan | arguments | build-only
 
 STUDENT_DIR is a student's copy of exercises/ (or a folder that holds one, named exercises).
 CLASS_DIR holds one such folder per student; the folder's name is the student's name in the
 gradebook.
 
 Each graded exercise is the one header the student edits (exercises/NN_topic/<name>.cuh). It is
-checked first (scripts/check_exercise.cmake: only a fixed set of standard headers, such as
-<algorithm>, <cstdint> and <cmath> but not <vector>, CUDA's <cuda/atomic>, <cuda/std/...> and
-<cooperative_groups.h>, and the exercise's support headers may be included, and no library, course
-or lesson code named), then built
+checked first (scripts/check_exercise.cmake: only the standard library, CUDA's headers and the
+exercise's support header may be included, and no library, course or lesson code named), then built
 with the exercise's harness and tested by this repository's tests, so nothing else in the student's
 folder takes part. One exercise that does not build, or whose kernel never finishes (the watchdog
 stops it within seconds), costs only that exercise. Each exercise's line is printed as soon as it
 is graded.
+
+The build folder (--build-dir) may be new: grade.py configures it, asks CTest which tests it will
+run, and builds every program and file their commands name (the model answers' programs that the
+time bounds run, the PTX that the compiled-code checks read) with the answers, listing the tests
+again after the build until nothing new is named. It is reused from student to student.
 
 An exercise is worth POINTS points when every one of its tests passes, and nothing otherwise: a
 kernel that is wrong at one size, or right by a technique the exercise does not ask for, is wrong
 (--partial-credit gives points in proportion to the tests passed instead). The failing tests' own
 words are in the report, for an instructor who wants to give partial credit by hand.
 
-Output, for one student: the table on the terminal and JUnit XML (--junit, default in the build
-folder). For a class (--out, default CLASS_DIR/../grades): gradebook.csv (one row per student, one
-column per exercise, and the total), junit/<student>.xml, and summary.txt (who failed which test,
-and why).
+Output, for one student: the table on the terminal and JUnit XML (--junit FILE, whose folder must
+exist and be writable; default grade.xml in the build folder). For a class (--out DIR, default
+CLASS_DIR/../grades; made if its parent folder exists and is writable): gradebook.csv (one row per
+student, one column per exercise, and the total), junit/<student>.xml, and summary.txt (who failed
+which test, and why). A bad --junit or --out is refused before anything is configured.
+
+--build-only builds the answers and nothing else, runs nothing and gives no points (no GPU needed):
+one line per exercise, "builds", "does not build: <why>" or "missing: <why>". It writes no JUnit
+XML and no gradebook, so an earlier grading's files are never overwritten; for a class it writes
+build_report.txt in --out (the answers that do not build, or are missing, student by student).
 
 The tests need a CUDA GPU. Without one, grade.py says so and exits 77; --build-only still checks
 that every answer builds. Exit status: 0 when grading finished (for one student: and every exercise
-earned its points), 1 when a student lost points, 2 for bad arguments or a build that could not be
-configured, 77 without a GPU.
+earned its points) or, with --build-only, when every answer builds; 1 when a student lost points,
+or with --build-only when an answer does not build or is missing; 2 for bad arguments or a build
+that could not be configured; 77 without a GPU.
+
+`grade.py selftest CASE` checks the grader on this machine, no GPU needed: plan (a fresh build
+folder, configured only: what grade.py would build makes every file that the tests it would run
+name), arguments (bad --junit and --out paths refused at once, exit 2, nothing configured or
+made), build-only (one exercise, three students: exit 1, a line each, no gradebook written).
 """
 
 import argparse
 import os
 import random
 import sys
+import tempfile
 
 from course import grading
 from course.paths import ROOT
@@ -52,15 +70,18 @@ def parse(argv):
     parser.add_argument("--class", dest="class_dir", metavar="DIR",
                         help="a folder with one exercises folder per student")
     parser.add_argument("--out", help="where --class writes the gradebook, JUnit files and summary "
-                                      "(default: CLASS_DIR/../grades)")
+                                      "(default: CLASS_DIR/../grades; made if its parent folder "
+                                      "exists)")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "grade"),
-                        help="the build folder, reused from student to student")
-    parser.add_argument("--junit", help="one student: the JUnit XML file (default: in the build "
-                                        "folder)")
+                        help="the build folder, made if new, reused from student to student")
+    parser.add_argument("--junit", help="one student: the JUnit XML file, in a folder that exists "
+                                        "(default: grade.xml in the build folder)")
     parser.add_argument("--partial-credit", action="store_true",
                         help="points in proportion to the tests passed, not all or nothing")
     parser.add_argument("--build-only", action="store_true",
-                        help="check that every answer builds; run nothing (no GPU needed)")
+                        help="say which answers build (exit 1 if one does not, or is "
+                             "missing); run nothing, give no points, write no grades (no GPU "
+                             "needed)")
     parser.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
                         help="test programs run at once (default: min(8, CPUs))")
     parser.add_argument("--seed", type=int, default=None,
@@ -72,6 +93,37 @@ def parse(argv):
     folder = args.student or args.class_dir
     if not os.path.isdir(folder):
         parser.error(f"{folder} is not a folder")
+    if args.class_dir and args.junit:
+        parser.error("--junit is for one student (a class's JUnit files go to --out DIR/junit/)")
+    if args.student and args.out:
+        parser.error("--out is for --class (one student's JUnit XML goes to --junit FILE)")
+    if args.build_only and args.junit:
+        parser.error("--build-only grades nothing and writes no JUnit XML: leave out --junit")
+    # Bad output paths are refused now, before anything is configured, built or run.
+    if args.junit:
+        junit = os.path.abspath(args.junit)
+        if os.path.isdir(junit):
+            parser.error(f"--junit {args.junit} is a folder: give the XML file's name")
+        if not os.path.isdir(os.path.dirname(junit)):
+            parser.error(f"--junit {args.junit}: the folder {os.path.dirname(junit)} does not "
+                         "exist")
+        if not writable(os.path.dirname(junit)) or (os.path.exists(junit) and
+                                                    not os.access(junit, os.W_OK)):
+            parser.error(f"--junit {args.junit}: cannot write in {os.path.dirname(junit)}")
+    if args.class_dir:
+        given = args.out is not None
+        out = os.path.abspath(args.out if given else
+                              os.path.join(os.path.dirname(os.path.abspath(args.class_dir)),
+                                           "grades"))
+        what = f"--out {args.out}" if given else f"the class's output folder {out} (--out)"
+        parent = os.path.dirname(out)
+        if os.path.exists(out) and not os.path.isdir(out):
+            parser.error(f"{what} is not a folder")
+        if not os.path.isdir(out) and not os.path.isdir(parent):
+            parser.error(f"{what}: the folder {parent} does not exist")
+        if not writable(out if os.path.isdir(out) else parent):
+            parser.error(f"{what}: cannot write in {out if os.path.isdir(out) else parent}")
+        args.out = out
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     if args.seed is None:
@@ -81,7 +133,19 @@ def parse(argv):
     return args
 
 
+def writable(folder):
+    """Whether a file can be made in `folder` (tried: permissions, a read-only file system)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
+
+
 def main(argv):
+    # (Two words, so that a student's folder named selftest is still graded.)
+    if argv[1:2] == ["selftest"] and argv[2:] in (["plan"], ["arguments"], ["build-only"]):
+        return grading.selftest(argv[2], parse)
     return grading.grade(parse(argv))
 
 
