@@ -63,6 +63,7 @@ names without a "/" in its markers are then read from that folder.
 Only the Python standard library is used, so `check` runs wherever the tests do.
 """
 
+import os
 import sys
 
 from course import lessons, results
@@ -79,6 +80,10 @@ def main(argv):
         print("(--help for the markers and what check checks)", file=sys.stderr)
         return 2
     paths = results.markdown_files() if argv[2:] == ["--all"] else argv[2:]
+    for path in paths:
+        if not os.path.isfile(path):
+            print(f"results.py: error: {path} is not a file", file=sys.stderr)
+            return 2
     return results.update_or_check(argv[1], paths, lessons.load())
 
 

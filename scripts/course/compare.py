@@ -139,7 +139,14 @@ def compare(lesson, build_dir, mine_csv, course):
         if not os.path.exists(mine_csv):
             print(f"compare.py: error: --mine: no file {mine_csv}", file=sys.stderr)
             return 2
-        mine, status = csvs.read_csv(os.path.join(ROOT, mine_csv)), 0
+        try:
+            mine, status = csvs.read_csv(os.path.join(ROOT, mine_csv)), 0
+            comparison(theirs, mine)
+        except (OSError, ValueError, KeyError, UnicodeDecodeError) as e:
+            what = f"no column {e}" if isinstance(e, KeyError) else str(e)
+            print(f"compare.py: error: --mine {mine_csv} is not a lesson {lesson.number} CSV "
+                  f"({what})", file=sys.stderr)
+            return 2
     else:
         # Said at the start: the lesson would otherwise run its CPU part before it found out.
         names, why = gpus()
