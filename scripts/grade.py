@@ -57,12 +57,19 @@ import random
 import sys
 import tempfile
 
-from course import grading
+from course import assignments, grading
 from course.paths import ROOT
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad arguments are one line and exit 2, not the usage block before it."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def parse(argv):
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="grade.py", description=__doc__.split("\n\n")[0],
         epilog="See the top of this script, and docs/instructors.md, for what is graded and how.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -84,6 +91,13 @@ def parse(argv):
                              "needed)")
     parser.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
                         help="test programs run at once (default: min(8, CPUs))")
+    choose = parser.add_mutually_exclusive_group()
+    choose.add_argument("--exercises", metavar="LIST",
+                        help="grade only these, e.g. 01.1,01.2 (default: every exercise); the "
+                             "total, the exit status and the files cover just these")
+    choose.add_argument("--assignment", choices=sorted(assignments.ASSIGNMENTS),
+                        help="grade one suggested assignment's graded exercises "
+                             "(docs/instructors.md)")
     parser.add_argument("--seed", type=int, default=None,
                         help="the seed of the tests' inputs and sizes (default: a fresh one, "
                              "printed; give it again to grade with the same inputs)")
@@ -124,6 +138,16 @@ def parse(argv):
         if not writable(out if os.path.isdir(out) else parent):
             parser.error(f"{what}: cannot write in {out if os.path.isdir(out) else parent}")
         args.out = out
+    if args.exercises is not None or args.assignment:
+        known = {f"{e.nn}.{e.number}": e for e in grading.exercises()}
+        wanted = (assignments.ASSIGNMENTS[args.assignment][1] if args.assignment else
+                  [x.strip() for x in args.exercises.split(",") if x.strip()])
+        unknown = [x for x in wanted if x not in known]
+        if not wanted or unknown:
+            parser.error(f"--exercises takes exercises such as 01.1,02.3, not "
+                         f"{','.join(unknown) or repr(args.exercises)} (there are "
+                         f"{', '.join(known)})")
+        args.exercises = [known[x] for x in known if x in wanted]
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
     if args.seed is None:
@@ -144,6 +168,8 @@ def writable(folder):
 
 def main(argv):
     # (Two words, so that a student's folder named selftest is still graded.)
+    if argv[1:] == ["selftest", "assignments"]:
+        return assignments.selftest()
     if argv[1:2] == ["selftest"] and argv[2:] in (["plan"], ["arguments"], ["build-only"]):
         return grading.selftest(argv[2], parse)
     return grading.grade(parse(argv))
