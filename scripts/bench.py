@@ -24,16 +24,16 @@ the commands in each lesson's "Profile it yourself" section, not from this scrip
 Exit status: 0 when every job ran and passed its checks, 1 otherwise, 2 for bad arguments.
 """
 
-import argparse
 import os
 import sys
 
 from course import bench
 from course.paths import ROOT
+from course.cli import OneLineParser
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Run every lesson's benchmarks and regenerate "
+    parser = OneLineParser(description="Run every lesson's benchmarks and regenerate "
                                      "the results in the write-ups.")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "default"))
     parser.add_argument("--lessons", default="", help="comma-separated lesson numbers (default: all)")

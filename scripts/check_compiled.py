@@ -27,16 +27,16 @@ cuobjdump, which reads SASS, is not in every CUDA installation. Exit status: 0 w
 holds, 1 with one line per broken rule, 2 for a bad spec or a missing file.
 """
 
-import argparse
 import sys
 
 from course import compiled
+from course.cli import OneLineParser
 
 
 def main(argv):
     if argv[1:] == ["selftest"]:
         return compiled.selftest()
-    parser = argparse.ArgumentParser(description="Check an answer's compiled kernels.")
+    parser = OneLineParser(description="Check an answer's compiled kernels.")
     parser.add_argument("--spec", required=True)
     parser.add_argument("--ptx", required=True, nargs="+", help="the PTX file(s) to read")
     parser.add_argument("--answer", required=True, help="the answer's name in the messages")

@@ -21,6 +21,7 @@ import os
 import sys
 
 from course import configs
+from course.cli import OneLineParser
 
 
 def main(argv):
@@ -35,7 +36,7 @@ def main(argv):
                   + (f"  (needs {', '.join(c.needs)})" if c.needs else "")
                   + (f"  builds {' '.join(c.build)}" if c.build else ""))
         return 0
-    parser = argparse.ArgumentParser(prog="check_configs.py", description=__doc__.split("\n\n")[0],
+    parser = OneLineParser(prog="check_configs.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["run"])
     for name, what in configs.INPUTS.items():

@@ -17,19 +17,19 @@ Exit status: 0 when compared; 1 when the run failed a check; 2 for bad arguments
 build; 77 when there is no GPU to run on.
 """
 
-import argparse
 import os
 import sys
 
 from course import compare, lessons as course_lessons
 from course.paths import ROOT
+from course.cli import OneLineParser
 
 
 def main(argv):
     if argv[1:] == ["selftest"]:
         return compare.selftest()
     lessons = course_lessons.by_number(course_lessons.load())
-    parser = argparse.ArgumentParser(description="Your GPU's table beside the course's.")
+    parser = OneLineParser(description="Your GPU's table beside the course's.")
     parser.add_argument("lesson", help="the lesson's number: " + ", ".join(sorted(lessons)))
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "default"))
     parser.add_argument("--mine", default="", help="a CSV of yours to compare; runs nothing")

@@ -58,14 +58,8 @@ import sys
 import tempfile
 
 from course import assignments, grading
+from course.cli import OneLineParser
 from course.paths import ROOT
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Bad arguments are one line and exit 2, not the usage block before it."""
-
-    def error(self, message):
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def parse(argv):

@@ -22,12 +22,13 @@ import argparse
 import sys
 
 from course import gpus, launch_ranks
+from course.cli import OneLineParser
 
 
 def main(argv):
     if argv[1:] == ["selftest"]:
         return gpus.selftest()
-    parser = argparse.ArgumentParser(description="Start one process per GPU, as torchrun does.")
+    parser = OneLineParser(description="Start one process per GPU, as torchrun does.")
     parser.add_argument("--nproc", type=int, default=0,
                         help="processes to start (0: one per GPU, at least one)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds before all are stopped")

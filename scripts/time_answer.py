@@ -17,16 +17,16 @@ Exit status: 0 within the bound, 1 past it (or a program failed its [timing] cas
 programs found no GPU, 2 for bad arguments.
 """
 
-import argparse
 import sys
 
 from course import time_answer
+from course.cli import OneLineParser
 
 
 def main(argv):
     if argv[1:] == ["selftest"]:
         return time_answer.selftest()
-    parser = argparse.ArgumentParser(description="Time an answer against the model answer.")
+    parser = OneLineParser(description="Time an answer against the model answer.")
     parser.add_argument("--answer", required=True)
     parser.add_argument("--model", required=True)
     parser.add_argument("--factor", type=float, required=True)

@@ -25,10 +25,11 @@ import argparse
 import sys
 
 from course import time_commands
+from course.cli import OneLineParser
 
 
 def parser():
-    p = argparse.ArgumentParser(prog="time_commands.py", description=__doc__.split("\n\n")[0],
+    p = OneLineParser(prog="time_commands.py", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--out", help="the report (default: docs/results/<machine>/"
                                  "readme_commands.txt)")

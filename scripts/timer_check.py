@@ -19,18 +19,18 @@ noise (the relative standard deviation of its samples) or 5%, whichever is large
 failed; 2 for bad arguments or a missing build; 77 without a GPU.
 """
 
-import argparse
 import os
 import sys
 
 from course import lessons as course_lessons, timer_check
 from course.paths import ROOT
+from course.cli import OneLineParser
 
 
 def main(argv):
     if argv[1:] == ["selftest"]:
         return timer_check.selftest()
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--lessons", help="comma-separated lesson numbers (default: every lesson that builds lessonNN_nvbench; not 07)")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "default"))
     parser.add_argument("--out", help="run the programs; write their files and the table here")

@@ -13,14 +13,14 @@ torch.topk), which the README's table at a glance joins to lesson06's own run. N
 CUDA; without it, says so and exits 77.
 """
 
-import argparse
 import sys
 
 from course import topk_torch
+from course.cli import OneLineParser
 
 
 def main(argv):
-    parser = argparse.ArgumentParser(description="Time torch.topk the way lesson06 times its versions.")
+    parser = OneLineParser(description="Time torch.topk the way lesson06 times its versions.")
     parser.add_argument("--n", type=int, default=10_000_000)
     parser.add_argument("--reps", type=int, default=50)
     parser.add_argument("--ks", default="10,100,1024,16384")

@@ -1,5 +1,16 @@
-"""What the check scripts' main() shares (check_claims.py, check_glossary.py, check_package.py):
-the check without arguments, its selftest, or the help."""
+"""What the scripts' main() shares: the check scripts' (check_claims.py, check_glossary.py,
+check_package.py) check without arguments, its selftest, or the help; and the argument parser
+whose errors are one line (every script that takes options)."""
+
+import argparse
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argparse parser whose bad arguments are one line and exit 2, not the usage block
+    before it: "<prog>: error: <what> (see <prog> --help)"."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def check_main(argv, doc, check, selftest):

@@ -3,6 +3,7 @@
 all stopped when one fails or time runs out."""
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -34,6 +35,10 @@ def launch(command, nproc, timeout):
     port = str(free_port())
     tmp = tempfile.mkdtemp(prefix="lesson07_")
     command = [word.replace("{port}", port).replace("{tmp}", tmp) for word in command]
+    if shutil.which(command[0]) is None:
+        print(f"launch_ranks.py: error: cannot start {command[0]}: no such program",
+              file=sys.stderr)
+        return 2
     print(f"launch_ranks.py: {nproc} rank{'s' if nproc > 1 else ''}: {' '.join(command)}",
           flush=True)
     lock = threading.Lock()
