@@ -17,9 +17,10 @@
 #     - the tests, compiled once with everything (the lesson's CPU reference, the test helpers,
 #       the lessons that the folder's lesson and USES name).
 #   The answers: the starter in COURSE_EXERCISES_DIR (label "exercise": it fails by design), the
-#   solution in solutions/ (label "solution": it must pass), and every wrong answer in
-#   grading/wrong/<name>/ (label "grading": each must score zero, in the way its "// expect:" line
-#   says). A kernel that does not finish fails within the watchdog's bound (testing.hpp).
+#   solution in solutions/ (label "solution": it must pass), every wrong answer in
+#   solutions/NN_topic/wrong/<name>/ (label "grading": each must score zero, in the way its
+#   "// expect:" line says), and every answer in solutions/NN_topic/unseen/<name>/ that may pass
+#   (label "unseen": its test says whether it is caught, and always passes). A kernel that does not finish fails within the watchdog's bound (testing.hpp).
 #   Two more tests grade each answer, beside its test cases:
 #     - COMPILED <spec> (a file in grading/): the answer's PTX (its harness compiled with
 #       -DGRADING_SASS, no probes) holds the instructions the spec requires and none it forbids
@@ -101,7 +102,9 @@ function(course_add_exercise lesson_dir number name)
   #   // expect: fails when timed: <regular expression> (its [timing] case fails, printing this:
   #                                                    for an answer that cheats only when timed)
   # and, beside fails: or hangs, "// needs: N GPUs" when it is wrong only on N GPUs or more.
-  file(GLOB wrong_answers "${grading}/wrong/${name}/*.cuh")
+  # They live beside the solution, out of the students' handout: solutions/NN_topic/wrong/<name>/.
+  set(answers_dir "${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}")
+  file(GLOB wrong_answers "${answers_dir}/wrong/${name}/*.cuh")
   foreach(wrong IN LISTS wrong_answers)
     get_filename_component(kind "${wrong}" NAME_WE)
     file(STRINGS "${wrong}" expect REGEX "^// expect: " LIMIT_COUNT 1)
@@ -160,6 +163,31 @@ function(course_add_exercise lesson_dir number name)
                           "'// expect: fails when timed: ...', '// expect: hangs', "
                           "'// expect: compiled: ...' or '// expect: slow' line")
     endif()
+  endforeach()
+
+  # The answers that are wrong but may pass (solutions/NN_topic/unseen/<name>/, the reason in each
+  # one's first comment): built like the others, and each run by one test (label "unseen", in no
+  # test preset) that always passes and says whether its test cases, its compiled-code check or
+  # its time bound now catch it (cmake/report_unseen.cmake).
+  file(GLOB unseen_answers "${answers_dir}/unseen/${name}/*.cuh")
+  foreach(unseen IN LISTS unseen_answers)
+    get_filename_component(kind "${unseen}" NAME_WE)
+    set(target unseen${id}_${kind})
+    course_exercise_answer(${target} "${unseen}" ${answer_args})
+    set(report_args -D "PROGRAM=$<TARGET_FILE:${target}>" -D "ANSWER=${target}"
+      -D "PYTHON=${Python3_EXECUTABLE}" -D "SCRIPTS=${PROJECT_SOURCE_DIR}/scripts"
+      -D "TIMEOUT=${COURSE_EXERCISE_TIMEOUT}")
+    if(arg_COMPILED)
+      list(APPEND report_args -D "SPEC=${grading}/${arg_COMPILED}"
+        -D "PTX=$<TARGET_OBJECTS:${target}_ptx>")
+    endif()
+    if(arg_TIME_FACTOR AND model)
+      list(APPEND report_args -D "MODEL=$<TARGET_FILE:${model}>" -D "FACTOR=${arg_TIME_FACTOR}")
+    endif()
+    set(test_name "${nn} unseen ${number} ${kind}/is it caught")
+    add_test(NAME "${test_name}" COMMAND "${CMAKE_COMMAND}" ${report_args}
+      -P "${PROJECT_SOURCE_DIR}/cmake/report_unseen.cmake")
+    set_tests_properties("${test_name}" PROPERTIES LABELS unseen RUN_SERIAL ON)
   endforeach()
 endfunction()
 

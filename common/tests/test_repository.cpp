@@ -120,9 +120,10 @@ std::vector<std::string> contract_problems(const fs::path& root) {
 
 // Everything a graded exercise needs (docs/instructors.md, "Adding an exercise"), for every
 // course_add_exercise(NN_topic number name ...) in the lessons' CMakeLists.txt under `root`: the
-// student's file and its solution, the tests and the harness, at least two wrong answers that each
-// say how they must score zero, and a mention in the lesson's exercises.md. Across all exercises,
-// the wrong answers must include one the answer check refuses and one that never finishes.
+// student's file and its solution, the tests and the harness, at least two wrong answers
+// (solutions/NN_topic/wrong/<name>/) that each say how they must score zero, and a mention in the
+// lesson's exercises.md. Across all exercises, the wrong answers must include one the answer check
+// refuses and one that never finishes. A handout without solutions/ has no wrong answers either.
 std::vector<std::string> exercise_problems(const fs::path& root) {
   std::vector<std::string> problems;
   const std::regex registered(R"(course_add_exercise\(\s*(\d\d_\w+)\s+(\d+)\s+(\w+))");
@@ -133,6 +134,7 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
   int refused = 0;
   int hung = 0;
   if (!fs::is_directory(root / "lessons")) return problems;
+  const bool has_solutions = fs::is_directory(root / "solutions");
   std::vector<fs::path> lists;
   for (const auto& entry : fs::directory_iterator(root / "lessons")) {
     if (fs::is_regular_file(entry.path() / "CMakeLists.txt")) {
@@ -157,8 +159,9 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
         problems.push_back(id + ": no solution");
       }
       int wrong = 0;
-      if (fs::is_directory(grading / "wrong" / name)) {
-        for (const auto& answer : fs::directory_iterator(grading / "wrong" / name)) {
+      const fs::path wrong_dir = root / "solutions" / lesson / "wrong" / name;
+      if (fs::is_directory(wrong_dir)) {
+        for (const auto& answer : fs::directory_iterator(wrong_dir)) {
           if (answer.path().extension() != ".cuh") continue;
           ++wrong;
           std::istringstream lines(read_file(answer.path()));
@@ -178,7 +181,9 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
           }
         }
       }
-      if (wrong < 2) problems.push_back(id + ": fewer than two wrong answers");
+      // The wrong answers sit beside the solutions (solutions/NN_topic/wrong/<name>/), and leave
+      // a handout with them.
+      if (has_solutions && wrong < 2) problems.push_back(id + ": fewer than two wrong answers");
       const fs::path statement = list.parent_path() / "exercises.md";
       if (!fs::is_regular_file(statement) ||
           read_file(statement).find(name + ".cuh") == std::string::npos) {
@@ -186,8 +191,10 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
       }
     }
   }
-  if (refused == 0) problems.push_back("no wrong answer that the answer check refuses");
-  if (hung == 0) problems.push_back("no wrong answer that never finishes");
+  if (has_solutions && refused == 0) {
+    problems.push_back("no wrong answer that the answer check refuses");
+  }
+  if (has_solutions && hung == 0) problems.push_back("no wrong answer that never finishes");
   return problems;
 }
 
@@ -571,7 +578,7 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
   write_file(root / "exercises/99_fake/thing.cuh", "x\n");
   write_file(root / "exercises/99_fake/grading/test_thing.cu", "x\n");
   write_file(root / "exercises/99_fake/grading/thing_harness.cu", "x\n");
-  write_file(root / "exercises/99_fake/grading/wrong/thing/a.cuh", "// expect: hangs\n");
+  write_file(root / "solutions/99_fake/wrong/thing/a.cuh", "// expect: hangs\n");
   fs::create_directories(root / "solutions");
   const std::string problems = joined(exercise_problems(root));
   INFO(problems);
@@ -583,12 +590,12 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
 
   write_file(root / "exercises/99_fake/grading/thing_harness.hpp", "x\n");
   write_file(root / "solutions/99_fake/thing.cuh", "x\n");
-  write_file(root / "exercises/99_fake/grading/wrong/thing/b.cuh",
+  write_file(root / "solutions/99_fake/wrong/thing/b.cuh",
              "// A wrong answer\n// expect: rejected: uses cub::\n");
   const std::vector<std::string> after = exercise_problems(root);
   INFO(joined(after));
   CHECK(after.empty());
-  write_file(root / "exercises/99_fake/grading/wrong/thing/c.cuh", "// no expectation\n");
+  write_file(root / "solutions/99_fake/wrong/thing/c.cuh", "// no expectation\n");
   CHECK(joined(exercise_problems(root)).find("c.cuh does not say") != std::string::npos);
   fs::remove_all(root);
 }
