@@ -5,13 +5,15 @@
 #                     [FORBID names...] [LIBRARIES libs...] [USES <MM>...] [COMPILED spec]
 #                     [TIME_FACTOR f])
 #   One graded exercise: the student's file exercises/NN_topic/<name>.cuh, graded by
-#   exercises/NN_topic/grading/test_<name>.cu through the harness <name>_harness.cu beside it
-#   (docs/authoring.md describes the files). Every answer is built in two parts:
+#   grading/NN_topic/<name>/test_<name>.cu through the harness <name>_harness.cu beside it
+#   (docs/authoring.md describes the files; grading/NN_topic/ itself holds what a lesson's
+#   exercises share, grading/probes/ what all of them do). Every answer is built in two parts:
 #     - the answer with its harness, compiled with nothing on the include path but the answer,
-#       the SUPPORT headers (names of files in the exercise's grading/ folder) and HEADERS (files of
+#       the SUPPORT headers (names of files in grading/NN_topic/<name>/, or else in
+#       grading/NN_topic/) and HEADERS (files of
 #       this repository that they and the harness include), all copied into one folder, and the
 #       lessons the harness uses (USES: their course_lessonMM targets, for <MM_topic/file>
-#       includes), after scripts/check_exercise.cmake has checked that the answer includes only
+#       includes), after cmake/check_exercise.cmake has checked that the answer includes only
 #       the standard library, CUDA's headers and SUPPORT, and names no library, course or lesson
 #       code and nothing in FORBID;
 #     - the tests, compiled once with everything (the lesson's CPU reference, the test helpers,
@@ -22,8 +24,8 @@
 #   "// expect:" line says), and every answer in solutions/NN_topic/unseen/<name>/ that may pass
 #   (label "unseen": its test says whether it is caught, and always passes). A kernel that does not finish fails within the watchdog's bound (testing.hpp).
 #   Two more tests grade each answer, beside its test cases:
-#     - COMPILED <spec> (a file in grading/): the answer's PTX (its harness compiled with
-#       -DGRADING_SASS, no probes) holds the instructions the spec requires and none it forbids
+#     - COMPILED <spec> (a file in grading/NN_topic/<name>/): the answer's PTX (its harness
+#       compiled with -DGRADING_SASS, no probes) holds the instructions the spec requires and none it forbids
 #       (scripts/check_compiled.py); no GPU needed;
 #     - TIME_FACTOR <f>: the answer's [timing] test case takes at most f times the model answer's,
 #       run in turns in the same test (scripts/time_answer.py); needs the solution and a GPU.
@@ -42,20 +44,26 @@ function(course_add_exercise lesson_dir number name)
   endforeach()
   string(SUBSTRING "${lesson_dir}" 0 2 nn)
   set(id "${nn}_${number}")
-  set(grading "${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/grading")
+  set(lesson_grading "${PROJECT_SOURCE_DIR}/grading/${lesson_dir}")
+  set(grading "${lesson_grading}/${name}")
   set(include_dir "${CMAKE_BINARY_DIR}/grading/exercise${id}/include")
   foreach(header IN LISTS arg_HEADERS)
     get_filename_component(header_name "${header}" NAME)
     configure_file("${PROJECT_SOURCE_DIR}/${header}" "${include_dir}/${header_name}" COPYONLY)
   endforeach()
   foreach(header IN LISTS arg_SUPPORT)
-    configure_file("${grading}/${header}" "${include_dir}/${header}" COPYONLY)
+    # The exercise's own, or one its lesson's exercises share.
+    if(EXISTS "${grading}/${header}")
+      configure_file("${grading}/${header}" "${include_dir}/${header}" COPYONLY)
+    else()
+      configure_file("${lesson_grading}/${header}" "${include_dir}/${header}" COPYONLY)
+    endif()
   endforeach()
   # The tests: everything on the include path but the answer, which they reach only through the
   # harness's functions (<name>_harness.hpp).
   add_library(exercise${id}_tests OBJECT "${grading}/test_${name}.cu")
-  target_include_directories(exercise${id}_tests PRIVATE "${grading}"
-    "${PROJECT_SOURCE_DIR}/exercises/grading" "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_include_directories(exercise${id}_tests PRIVATE "${grading}" "${lesson_grading}"
+    "${PROJECT_SOURCE_DIR}/grading/probes" "${CMAKE_CURRENT_SOURCE_DIR}")
   get_property(lesson_uses DIRECTORY PROPERTY COURSE_LESSON_USES)
   target_link_libraries(exercise${id}_tests PRIVATE course_test_main ${lesson_uses} ${uses}
                                                     ${arg_LIBRARIES})
@@ -63,7 +71,7 @@ function(course_add_exercise lesson_dir number name)
   string(REPLACE ";" "," support "${arg_SUPPORT}")
   string(REPLACE ";" "," forbid "${arg_FORBID}")
   set(check_args -D "SUPPORT=${support}" -D "FORBID=${forbid}"
-    -P "${PROJECT_SOURCE_DIR}/scripts/check_exercise.cmake")
+    -P "${PROJECT_SOURCE_DIR}/cmake/check_exercise.cmake")
 
   # A handout for students may leave solutions/ out (docs/instructors.md): then no time bound.
   set(solution "${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${name}.cuh")
@@ -195,7 +203,7 @@ endfunction()
 #                        TESTS <object library> [COMPILED <spec>] CHECK_ARGS args...
 #                        [LIBRARIES libs...] [USES targets...])
 #   One answer to exercise <name> (course_add_exercise passes the rest): checks and stages <answer>
-#   as <name>.cuh with scripts/check_exercise.cmake (CHECK_ARGS), builds it with the harness
+#   as <name>.cuh with cmake/check_exercise.cmake (CHECK_ARGS), builds it with the harness
 #   GRADING/<name>_harness.cu against INCLUDE_DIR and the USES lesson targets, and links the
 #   exercise's tests (the object library TESTS) into the program <target>. With COMPILED, the same
 #   answer and harness as PTX too (<target>_ptx).
@@ -220,7 +228,7 @@ function(course_exercise_answer target answer)
     COMMAND "${CMAKE_COMMAND}" -E rm -f "${stage_dir}/${name}.cuh"
     COMMAND "${CMAKE_COMMAND}" -D "EXERCISE=${target}" -D "SOURCE=${answer}"
             -D "DESTINATION=${stage_dir}/${name}.cuh" ${arg_CHECK_ARGS}
-    DEPENDS ${answer_depends} "${PROJECT_SOURCE_DIR}/scripts/check_exercise.cmake"
+    DEPENDS ${answer_depends} "${PROJECT_SOURCE_DIR}/cmake/check_exercise.cmake"
     COMMENT "Checking ${target}'s ${name}.cuh" VERBATIM)
   add_library(${target}_answer OBJECT "${arg_GRADING}/${name}_harness.cu"
                                       "${stage_dir}/${name}.cuh")

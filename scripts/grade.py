@@ -11,7 +11,7 @@ CLASS_DIR holds one such folder per student; the folder's name is the student's 
 gradebook.
 
 Each graded exercise is the one header the student edits (exercises/NN_topic/<name>.cuh). It is
-checked first (scripts/check_exercise.cmake: only the standard library, CUDA's headers and the
+checked first (cmake/check_exercise.cmake: only the standard library, CUDA's headers and the
 exercise's support header may be included, and no library, course or lesson code named), then built
 with the exercise's harness and tested by this repository's tests, so nothing else in the student's
 folder takes part. One exercise that does not build, or whose kernel never finishes (the watchdog

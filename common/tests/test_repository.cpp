@@ -135,6 +135,7 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
   int hung = 0;
   if (!fs::is_directory(root / "lessons")) return problems;
   const bool has_solutions = fs::is_directory(root / "solutions");
+  std::set<std::string> starters;
   std::vector<fs::path> lists;
   for (const auto& entry : fs::directory_iterator(root / "lessons")) {
     if (fs::is_regular_file(entry.path() / "CMakeLists.txt")) {
@@ -148,7 +149,8 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
       const std::string lesson = (*m)[1];
       const std::string name = (*m)[3];
       const std::string id = lesson.substr(0, 2) + "/" + std::string((*m)[2]) + " " + name;
-      const fs::path grading = root / "exercises" / lesson / "grading";
+      const fs::path grading = root / "grading" / lesson / name;
+      starters.insert("exercises/" + lesson + "/" + name + ".cuh");
       for (const fs::path& file :
            {root / "exercises" / lesson / (name + ".cuh"), grading / ("test_" + name + ".cu"),
             grading / (name + "_harness.cu"), grading / (name + "_harness.hpp")}) {
@@ -188,6 +190,21 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
       if (!fs::is_regular_file(statement) ||
           read_file(statement).find(name + ".cuh") == std::string::npos) {
         problems.push_back(id + ": exercises.md does not state it (no " + name + ".cuh)");
+      }
+    }
+  }
+  // The handout holds the starters and nothing else: the grading lives in grading/NN_topic/, the
+  // wrong answers beside the solutions.
+  if (fs::is_directory(root / "exercises")) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / "exercises")) {
+      const std::string rel = entry.path().lexically_relative(root).generic_string();
+      if (entry.is_directory() && entry.path().parent_path() != root / "exercises") {
+        problems.push_back(rel +
+                           ": a folder in a lesson's exercises/ (only starters belong there)");
+      } else if (entry.is_regular_file() && starters.count(rel) == 0) {
+        problems.push_back(rel +
+                           ": not a registered exercise's starter (only starters belong in "
+                           "exercises/)");
       }
     }
   }
@@ -282,13 +299,13 @@ std::string lesson_of(const fs::path& path, const fs::path& root) {
   return slash == std::string::npos ? "" : rel.substr(8, slash - 8);
 }
 
-// Every file under lessons/, exercises/ and solutions/ that includes a file of a lesson other
-// than its own by a relative path ("../02_reduce/block_reduce.cuh"): another lesson's headers are
-// reached as <NN_topic/file> through its CMake target (course_add_lesson's USES). Exercises and
-// solutions have no lesson of their own.
+// Every file under lessons/, exercises/, solutions/ and grading/ that includes a file of a lesson
+// other than its own by a relative path ("../02_reduce/block_reduce.cuh"): another lesson's headers
+// are reached as <NN_topic/file> through its CMake target (course_add_lesson's USES). Exercises,
+// solutions and their grading have no lesson of their own.
 std::vector<std::string> relative_include_problems(const fs::path& root) {
   std::vector<std::string> problems;
-  for (const char* top : {"lessons", "exercises", "solutions"}) {
+  for (const char* top : {"lessons", "exercises", "solutions", "grading"}) {
     for (const fs::path& file : sources_under(root / top)) {
       const std::string rel = repo_path(file, root);
       const std::string own = lesson_of(file, root);
@@ -355,8 +372,8 @@ std::string listed(const std::vector<std::string>& items) {
 }
 
 // For every lesson: lesson.json's "uses" is its course_add_lesson's USES; every lesson it names in
-// builds_on's prose; and every other lesson whose header its files, or its exercises' and
-// solutions' files, include (<NN_topic/...>) is among them.
+// builds_on's prose; and every other lesson whose header its files, or its exercises', solutions'
+// and grading's files (grading/NN_topic/), include (<NN_topic/...>) is among them.
 std::vector<std::string> uses_problems(const fs::path& root) {
   std::vector<std::string> problems;
   for (const fs::path& dir : lesson_dirs(root)) {
@@ -381,7 +398,7 @@ std::vector<std::string> uses_problems(const fs::path& root) {
       }
     }
     std::vector<fs::path> files = sources_under(dir);
-    for (const char* top : {"exercises", "solutions"}) {
+    for (const char* top : {"exercises", "solutions", "grading"}) {
       const std::vector<fs::path> more = sources_under(root / top / name);
       files.insert(files.end(), more.begin(), more.end());
     }
@@ -471,7 +488,7 @@ std::vector<std::string> clock_problems(const fs::path& root) {
   const std::set<std::string> clock_files = {"common/clock.cuh", "common/gpu_timing.cuh"};
   const std::regex bench_include(R"(#\s*include\s*[<"][^>"]*(bench/|course_nvbench))");
   std::vector<std::string> problems;
-  for (const char* top : {"common", "lessons", "exercises", "solutions", "bench"}) {
+  for (const char* top : {"common", "lessons", "exercises", "solutions", "grading", "bench"}) {
     for (const fs::path& file : sources_under(root / top)) {
       const std::string name = repo_path(file, root);
       const std::string text = read_file(file);
@@ -576,8 +593,8 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
              "# course_add_exercise(99_fake 2 commented_out)\n");
   write_file(root / "lessons/99_fake/exercises.md", "File: `thing.cuh`.\n");
   write_file(root / "exercises/99_fake/thing.cuh", "x\n");
-  write_file(root / "exercises/99_fake/grading/test_thing.cu", "x\n");
-  write_file(root / "exercises/99_fake/grading/thing_harness.cu", "x\n");
+  write_file(root / "grading/99_fake/thing/test_thing.cu", "x\n");
+  write_file(root / "grading/99_fake/thing/thing_harness.cu", "x\n");
   write_file(root / "solutions/99_fake/wrong/thing/a.cuh", "// expect: hangs\n");
   fs::create_directories(root / "solutions");
   const std::string problems = joined(exercise_problems(root));
@@ -588,7 +605,7 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
   CHECK(problems.find("no wrong answer that the answer check refuses") != std::string::npos);
   CHECK(problems.find("commented_out") == std::string::npos);
 
-  write_file(root / "exercises/99_fake/grading/thing_harness.hpp", "x\n");
+  write_file(root / "grading/99_fake/thing/thing_harness.hpp", "x\n");
   write_file(root / "solutions/99_fake/thing.cuh", "x\n");
   write_file(root / "solutions/99_fake/wrong/thing/b.cuh",
              "// A wrong answer\n// expect: rejected: uses cub::\n");
@@ -597,6 +614,11 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
   CHECK(after.empty());
   write_file(root / "solutions/99_fake/wrong/thing/c.cuh", "// no expectation\n");
   CHECK(joined(exercise_problems(root)).find("c.cuh does not say") != std::string::npos);
+  write_file(root / "exercises/99_fake/grading/test_thing.cu", "x\n");
+  CHECK(joined(exercise_problems(root)).find("exercises/99_fake/grading: a folder") !=
+        std::string::npos);
+  CHECK(joined(exercise_problems(root)).find("exercises/99_fake/grading/test_thing.cu: not a") !=
+        std::string::npos);
   fs::remove_all(root);
 }
 
@@ -610,15 +632,15 @@ TEST_CASE("the relative-include check catches a reach into another lesson", "[re
   const fs::path root = scratch_root("course_includes_");
   write_file(root / "lessons/01_a/kernels/v0.cuh", "#include \"../reference.hpp\"\n");
   write_file(root / "lessons/02_b/kernels.cuh", "#include \"../01_a/reference.hpp\"\n");
-  write_file(root / "exercises/02_b/grading/h.cu",
-             "#include \"../../grading/harness.hpp\"\n#include \"../../../lessons/01_a/x.cuh\"\n");
+  write_file(root / "grading/02_b/h/h.cu",
+             "#include \"../../probes/harness.hpp\"\n#include \"../../../lessons/01_a/x.cuh\"\n");
   write_file(root / "lessons/03_c/kernels.cuh", "  #  include \"../01_a/kernels.cuh\"\n");
   const std::string problems = joined(relative_include_problems(root));
   INFO(problems);
   CHECK(problems.find("lessons/02_b/kernels.cuh includes \"../01_a/reference.hpp\"") !=
         std::string::npos);
   CHECK(problems.find("<01_a/reference.hpp>") != std::string::npos);
-  CHECK(problems.find("exercises/02_b/grading/h.cu includes") != std::string::npos);
+  CHECK(problems.find("grading/02_b/h/h.cu includes") != std::string::npos);
   CHECK(problems.find("harness.hpp") == std::string::npos);                        // not a lesson's
   CHECK(problems.find("lessons/01_a/kernels/v0.cuh") == std::string::npos);        // its own lesson
   CHECK(problems.find("lessons/03_c/kernels.cuh includes") != std::string::npos);  // spaced
@@ -641,7 +663,7 @@ TEST_CASE("the uses check catches a lesson.json, a USES or an include that disag
              "# course_add_lesson(02 USES 09)\ncourse_add_lesson(02 USES 01 CUDA_LIBRARIES x)\n");
   write_file(root / "lessons/02_b/lesson.json", "{\"builds_on\": \"01\", \"uses\": [\"01\"]}\n");
   write_file(root / "lessons/02_b/kernels.cuh", "#include <01_a/x.cuh>\n#include <cstdio>\n");
-  write_file(root / "exercises/02_b/grading/h.cu", "#include <02_b/y.cuh>\n");
+  write_file(root / "grading/02_b/h/h.cu", "#include <02_b/y.cuh>\n");
   CHECK(uses_problems(root).empty());
 
   write_file(root / "lessons/03_c/CMakeLists.txt", "course_add_lesson(03 NO_NVBENCH USES 01)\n");

@@ -52,7 +52,7 @@ class Exercise:
         self.name = name
         self.target = f"exercise{self.nn}_{self.number}"
         self.label = f"{self.nn} exercise {self.number}"
-        test = os.path.join(ROOT, "exercises", lesson_dir, "grading", f"test_{name}.cu")
+        test = os.path.join(ROOT, "grading", lesson_dir, name, f"test_{name}.cu")
         with open(test, encoding="utf-8") as f:
             # The [timing] case is not a test of its own: time_answer.py runs it (below).
             self.tests = [n for n, tags in TEST_CASE.findall(f.read()) if "[timing]" not in tags]

@@ -3,7 +3,7 @@
 // one build the compiled-code check reads. Both names are spelt across a line splice: a backslash
 // at the very end of a line joins it to the next before the compiler even splits the source into
 // tokens (C++'s translation phase 2), so `__match_any_s` + backslash + newline + `ync` IS the
-// identifier __match_any_sync to nvcc; but scripts/check_exercise.cmake reads the file as it is,
+// identifier __match_any_sync to nvcc; but cmake/check_exercise.cmake reads the file as it is,
 // and its pattern for a name, [^A-Za-z0-9_](__match_any_sync)[^A-Za-z0-9_], finds neither that nor
 // GRADING_SASS (refused since wrong/phase_launches/two_faces.cuh because it tells the compiled-code
 // check's build, -DGRADING_SASS=1, from the tests') in the text. Every name the answer check
