@@ -1,5 +1,6 @@
-# The function that adds a graded exercise, course_add_exercise, and its two helpers
-# (docs/authoring.md, docs/instructors.md).
+# The functions that add the graded exercises: course_add_exercises, which reads a lesson's
+# manifests (grading/NN_topic/<name>/exercise.json), course_add_exercise, which adds one, and its
+# two helpers (docs/authoring.md, docs/instructors.md).
 
 # course_add_exercise(<NN_topic> <number> <name> [HEADERS files...] [SUPPORT names...]
 #                     [FORBID names...] [LIBRARIES libs...] [USES <MM>...] [COMPILED spec]
@@ -29,6 +30,74 @@
 #       (scripts/check_compiled.py); no GPU needed;
 #     - TIME_FACTOR <f>: the answer's [timing] test case takes at most f times the model answer's,
 #       run in turns in the same test (scripts/time_answer.py); needs the solution and a GPU.
+# course_add_exercises(<NN_topic>)
+#   Every graded exercise of a lesson, one for each manifest grading/NN_topic/<name>/exercise.json
+#   (docs/authoring.md), in the order of their numbers: course_add_exercise with the manifest's
+#   facts. A manifest holds
+#     "lesson": "NN_topic", "number": k, "name": "<name>", "file": "<name>.cuh",
+#     "headers": [...], "support": [...], "forbid": [...], "libraries": [...], "uses": ["MM"],
+#     "compiled": "<name>_compiled.txt" or null, "time_factor": f or null, "notes": "..."
+#   (the lists may be empty; "notes" says why the exercise is given or refused what it is). A
+#   manifest whose lesson, name or file disagree with its folder stops the configure.
+function(course_add_exercises lesson_dir)
+  file(GLOB manifests "${PROJECT_SOURCE_DIR}/grading/${lesson_dir}/*/exercise.json")
+  set(numbered)
+  foreach(manifest IN LISTS manifests)
+    file(READ "${manifest}" json)
+    string(JSON number GET "${json}" number)
+    # Zero-padded, so that the list sorts by number.
+    string(LENGTH "${number}" digits)
+    string(SUBSTRING "00000${number}" ${digits} 5 key)
+    list(APPEND numbered "${key}|${manifest}")
+  endforeach()
+  list(SORT numbered)
+  foreach(entry IN LISTS numbered)
+    string(REGEX REPLACE "^[0-9]+\\|" "" manifest "${entry}")
+    file(READ "${manifest}" json)
+    get_filename_component(folder "${manifest}" DIRECTORY)
+    get_filename_component(folder_name "${folder}" NAME)
+    string(JSON lesson GET "${json}" lesson)
+    string(JSON number GET "${json}" number)
+    string(JSON name GET "${json}" name)
+    string(JSON file GET "${json}" file)
+    if(NOT lesson STREQUAL lesson_dir OR NOT name STREQUAL folder_name
+       OR NOT file STREQUAL "${name}.cuh" OR NOT number MATCHES "^[1-9][0-9]*$")
+      message(FATAL_ERROR "${manifest}: \"lesson\" must be ${lesson_dir}, \"name\" its folder's "
+                          "name (${folder_name}), \"file\" ${folder_name}.cuh and \"number\" a "
+                          "whole number (it says ${lesson}, ${name}, ${file}, ${number})")
+    endif()
+    set(args)
+    foreach(key IN ITEMS headers support forbid libraries uses)
+      string(TOUPPER "${key}" keyword)
+      string(JSON count ERROR_VARIABLE missing LENGTH "${json}" ${key})
+      if(missing)
+        continue()
+      endif()
+      if(count GREATER 0)
+        list(APPEND args ${keyword})
+        math(EXPR last "${count} - 1")
+        foreach(i RANGE ${last})
+          string(JSON item GET "${json}" ${key} ${i})
+          list(APPEND args "${item}")
+        endforeach()
+      endif()
+    endforeach()
+    foreach(key IN ITEMS compiled time_factor)
+      string(TOUPPER "${key}" keyword)
+      string(JSON type ERROR_VARIABLE missing TYPE "${json}" ${key})
+      if(NOT missing AND NOT type STREQUAL "NULL")
+        string(JSON value GET "${json}" ${key})
+        list(APPEND args ${keyword} "${value}")
+      endif()
+    endforeach()
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${manifest}")
+    course_add_exercise(${lesson_dir} ${number} ${name} ${args})
+  endforeach()
+  # A new exercise's folder configures again.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${PROJECT_SOURCE_DIR}/grading/${lesson_dir}")
+endfunction()
+
 set(COURSE_EXERCISES_DIR "${PROJECT_SOURCE_DIR}/exercises" CACHE PATH
   "The exercises folder to build and grade; point it at a student's copy to grade that")
 set(COURSE_EXERCISE_TIMEOUT 300 CACHE STRING

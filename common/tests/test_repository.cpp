@@ -118,15 +118,24 @@ std::vector<std::string> contract_problems(const fs::path& root) {
   return problems;
 }
 
+// A manifest's string or whole-number field ("key": "value", "key": 12), or "" where it has none.
+std::string manifest_field(const std::string& json, const std::string& key) {
+  std::smatch m;
+  const std::regex field("\"" + key + R"re("\s*:\s*(?:"([^"]*)"|(-?[0-9.]+)))re");
+  if (!std::regex_search(json, m, field)) return "";
+  return m[1].matched ? m[1].str() : m[2].str();
+}
+
 // Everything a graded exercise needs (docs/instructors.md, "Adding an exercise"), for every
-// course_add_exercise(NN_topic number name ...) in the lessons' CMakeLists.txt under `root`: the
-// student's file and its solution, the tests and the harness, at least two wrong answers
-// (solutions/NN_topic/wrong/<name>/) that each say how they must score zero, and a mention in the
-// lesson's exercises.md. Across all exercises, the wrong answers must include one the answer check
-// refuses and one that never finishes. A handout without solutions/ has no wrong answers either.
+// manifest grading/NN_topic/<name>/exercise.json of a lesson under `root` (which its CMakeLists.txt
+// must read, course_add_exercises(NN_topic); the manifest's lesson, name and file its folder's,
+// its compiled-code spec there): the student's file and its solution, the tests and the harness, at
+// least two wrong answers (solutions/NN_topic/wrong/<name>/) that each say how they must score
+// zero, and a mention in the lesson's exercises.md. Across all exercises, the wrong answers must
+// include one the answer check refuses and one that never finishes. A handout without solutions/
+// has no wrong answers either.
 std::vector<std::string> exercise_problems(const fs::path& root) {
   std::vector<std::string> problems;
-  const std::regex registered(R"(course_add_exercise\(\s*(\d\d_\w+)\s+(\d+)\s+(\w+))");
   // The kinds course_add_exercise knows (cmake/CourseExercise.cmake), compiled:, fails when timed:
   // and slow among them.
   const std::regex expect(
@@ -144,12 +153,39 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
   }
   std::sort(lists.begin(), lists.end());
   for (const fs::path& list : lists) {
+    const std::string lesson = list.parent_path().filename().string();
+    std::vector<fs::path> manifests;
+    if (fs::is_directory(root / "grading" / lesson)) {
+      for (const auto& entry : fs::directory_iterator(root / "grading" / lesson)) {
+        if (fs::is_regular_file(entry.path() / "exercise.json")) {
+          manifests.push_back(entry.path() / "exercise.json");
+        }
+      }
+    }
+    std::sort(manifests.begin(), manifests.end());
     const std::string text = std::regex_replace(read_file(list), std::regex("#[^\n]*"), "");
-    for (std::sregex_iterator m(text.begin(), text.end(), registered), end; m != end; ++m) {
-      const std::string lesson = (*m)[1];
-      const std::string name = (*m)[3];
-      const std::string id = lesson.substr(0, 2) + "/" + std::string((*m)[2]) + " " + name;
-      const fs::path grading = root / "grading" / lesson / name;
+    if (!manifests.empty() &&
+        text.find("course_add_exercises(" + lesson + ")") == std::string::npos) {
+      problems.push_back(lesson + ": grading/" + lesson + "/ has exercise manifests, but its " +
+                         "CMakeLists.txt does not read them (course_add_exercises(" + lesson +
+                         "))");
+    }
+    for (const fs::path& manifest : manifests) {
+      const std::string json = read_file(manifest);
+      const std::string name = manifest.parent_path().filename().string();
+      const std::string number = manifest_field(json, "number");
+      const std::string id = lesson.substr(0, 2) + "/" + number + " " + name;
+      const fs::path grading = manifest.parent_path();
+      if (manifest_field(json, "lesson") != lesson || manifest_field(json, "name") != name ||
+          manifest_field(json, "file") != name + ".cuh" ||
+          !std::regex_match(number, std::regex("[1-9][0-9]*"))) {
+        problems.push_back(id + ": exercise.json's lesson, name, file or number is not its " +
+                           "folder's (" + lesson + ", " + name + ", " + name + ".cuh, a number)");
+      }
+      const std::string compiled = manifest_field(json, "compiled");
+      if (!compiled.empty() && !fs::is_regular_file(grading / compiled)) {
+        problems.push_back(id + ": no compiled-code spec " + compiled + " beside exercise.json");
+      }
       starters.insert("exercises/" + lesson + "/" + name + ".cuh");
       for (const fs::path& file :
            {root / "exercises" / lesson / (name + ".cuh"), grading / ("test_" + name + ".cu"),
@@ -588,9 +624,12 @@ TEST_CASE("every graded exercise has its files and wrong answers that must score
 
 TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
   const fs::path root = scratch_root("course_exercise_");
-  write_file(root / "lessons/99_fake/CMakeLists.txt",
-             "course_add_exercise(99_fake 1 thing SUPPORT x.cuh)\n"
-             "# course_add_exercise(99_fake 2 commented_out)\n");
+  write_file(root / "lessons/99_fake/CMakeLists.txt", "# course_add_exercises(99_fake)\n");
+  write_file(root / "grading/99_fake/thing/exercise.json",
+             "{\"lesson\": \"99_fake\", \"number\": 1, \"name\": \"thing\", \"file\": "
+             "\"thing.cuh\",\n \"support\": [\"x.cuh\"], \"compiled\": \"thing_compiled.txt\"}\n");
+  write_file(root / "grading/99_fake/other/exercise.json",
+             "{\"lesson\": \"99_fake\", \"number\": 2, \"name\": \"commented_out\"}\n");
   write_file(root / "lessons/99_fake/exercises.md", "File: `thing.cuh`.\n");
   write_file(root / "exercises/99_fake/thing.cuh", "x\n");
   write_file(root / "grading/99_fake/thing/test_thing.cu", "x\n");
@@ -603,7 +642,16 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
   CHECK(problems.find("99/1 thing: no solution") != std::string::npos);
   CHECK(problems.find("fewer than two wrong answers") != std::string::npos);
   CHECK(problems.find("no wrong answer that the answer check refuses") != std::string::npos);
-  CHECK(problems.find("commented_out") == std::string::npos);
+  CHECK(problems.find("99_fake: grading/99_fake/ has exercise manifests, but its CMakeLists.txt "
+                      "does not read them") != std::string::npos);
+  CHECK(problems.find("99/2 other: exercise.json's lesson, name, file or number is not its "
+                      "folder's") != std::string::npos);
+  CHECK(problems.find("99/1 thing: no compiled-code spec thing_compiled.txt") != std::string::npos);
+  CHECK(problems.find("99/1 thing: exercise.json's") == std::string::npos);
+
+  write_file(root / "lessons/99_fake/CMakeLists.txt", "course_add_exercises(99_fake)\n");
+  fs::remove_all(root / "grading/99_fake/other");
+  write_file(root / "grading/99_fake/thing/thing_compiled.txt", "x\n");
 
   write_file(root / "grading/99_fake/thing/thing_harness.hpp", "x\n");
   write_file(root / "solutions/99_fake/thing.cuh", "x\n");
