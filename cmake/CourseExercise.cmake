@@ -1,31 +1,103 @@
-# The function that adds a graded exercise, course_add_exercise, and its two helpers
-# (docs/authoring.md, docs/instructors.md).
+# The functions that add the graded exercises: course_add_exercises, which reads a lesson's
+# manifests (grading/NN_topic/<name>/exercise.json), course_add_exercise, which adds one, and its
+# two helpers (docs/authoring.md, docs/instructors.md).
 
 # course_add_exercise(<NN_topic> <number> <name> [HEADERS files...] [SUPPORT names...]
 #                     [FORBID names...] [LIBRARIES libs...] [USES <MM>...] [COMPILED spec]
 #                     [TIME_FACTOR f])
 #   One graded exercise: the student's file exercises/NN_topic/<name>.cuh, graded by
-#   exercises/NN_topic/grading/test_<name>.cu through the harness <name>_harness.cu beside it
-#   (docs/authoring.md describes the files). Every answer is built in two parts:
+#   grading/NN_topic/<name>/test_<name>.cu through the harness <name>_harness.cu beside it
+#   (docs/authoring.md describes the files; grading/NN_topic/ itself holds what a lesson's
+#   exercises share, grading/probes/ what all of them do). Every answer is built in two parts:
 #     - the answer with its harness, compiled with nothing on the include path but the answer,
-#       the SUPPORT headers (names of files in the exercise's grading/ folder) and HEADERS (files of
+#       the SUPPORT headers (names of files in grading/NN_topic/<name>/, or else in
+#       grading/NN_topic/) and HEADERS (files of
 #       this repository that they and the harness include), all copied into one folder, and the
 #       lessons the harness uses (USES: their course_lessonMM targets, for <MM_topic/file>
-#       includes), after scripts/check_exercise.cmake has checked that the answer includes only
+#       includes), after cmake/check_exercise.cmake has checked that the answer includes only
 #       the standard library, CUDA's headers and SUPPORT, and names no library, course or lesson
 #       code and nothing in FORBID;
 #     - the tests, compiled once with everything (the lesson's CPU reference, the test helpers,
 #       the lessons that the folder's lesson and USES name).
 #   The answers: the starter in COURSE_EXERCISES_DIR (label "exercise": it fails by design), the
-#   solution in solutions/ (label "solution": it must pass), and every wrong answer in
-#   grading/wrong/<name>/ (label "grading": each must score zero, in the way its "// expect:" line
-#   says). A kernel that does not finish fails within the watchdog's bound (testing.hpp).
+#   solution in solutions/ (label "solution": it must pass), every wrong answer in
+#   solutions/NN_topic/wrong/<name>/ (label "grading": each must score zero, in the way its
+#   "// expect:" line says), and every answer in solutions/NN_topic/unseen/<name>/ that may pass
+#   (label "unseen": its test says whether it is caught, and always passes). A kernel that does not finish fails within the watchdog's bound (testing.hpp).
 #   Two more tests grade each answer, beside its test cases:
-#     - COMPILED <spec> (a file in grading/): the answer's PTX (its harness compiled with
-#       -DGRADING_SASS, no probes) holds the instructions the spec requires and none it forbids
+#     - COMPILED <spec> (a file in grading/NN_topic/<name>/): the answer's PTX (its harness
+#       compiled with -DGRADING_SASS, no probes) holds the instructions the spec requires and none it forbids
 #       (scripts/check_compiled.py); no GPU needed;
 #     - TIME_FACTOR <f>: the answer's [timing] test case takes at most f times the model answer's,
 #       run in turns in the same test (scripts/time_answer.py); needs the solution and a GPU.
+# course_add_exercises(<NN_topic>)
+#   Every graded exercise of a lesson, one for each manifest grading/NN_topic/<name>/exercise.json
+#   (docs/authoring.md), in the order of their numbers: course_add_exercise with the manifest's
+#   facts. A manifest holds
+#     "lesson": "NN_topic", "number": k, "name": "<name>", "file": "<name>.cuh",
+#     "headers": [...], "support": [...], "forbid": [...], "libraries": [...], "uses": ["MM"],
+#     "compiled": "<name>_compiled.txt" or null, "time_factor": f or null, "notes": "..."
+#   (the lists may be empty; "notes" says why the exercise is given or refused what it is). A
+#   manifest whose lesson, name or file disagree with its folder stops the configure.
+function(course_add_exercises lesson_dir)
+  file(GLOB manifests "${PROJECT_SOURCE_DIR}/grading/${lesson_dir}/*/exercise.json")
+  set(numbered)
+  foreach(manifest IN LISTS manifests)
+    file(READ "${manifest}" json)
+    string(JSON number GET "${json}" number)
+    # Zero-padded, so that the list sorts by number.
+    string(LENGTH "${number}" digits)
+    string(SUBSTRING "00000${number}" ${digits} 5 key)
+    list(APPEND numbered "${key}|${manifest}")
+  endforeach()
+  list(SORT numbered)
+  foreach(entry IN LISTS numbered)
+    string(REGEX REPLACE "^[0-9]+\\|" "" manifest "${entry}")
+    file(READ "${manifest}" json)
+    get_filename_component(folder "${manifest}" DIRECTORY)
+    get_filename_component(folder_name "${folder}" NAME)
+    string(JSON lesson GET "${json}" lesson)
+    string(JSON number GET "${json}" number)
+    string(JSON name GET "${json}" name)
+    string(JSON file GET "${json}" file)
+    if(NOT lesson STREQUAL lesson_dir OR NOT name STREQUAL folder_name
+       OR NOT file STREQUAL "${name}.cuh" OR NOT number MATCHES "^[1-9][0-9]*$")
+      message(FATAL_ERROR "${manifest}: \"lesson\" must be ${lesson_dir}, \"name\" its folder's "
+                          "name (${folder_name}), \"file\" ${folder_name}.cuh and \"number\" a "
+                          "whole number (it says ${lesson}, ${name}, ${file}, ${number})")
+    endif()
+    set(args)
+    foreach(key IN ITEMS headers support forbid libraries uses)
+      string(TOUPPER "${key}" keyword)
+      string(JSON count ERROR_VARIABLE missing LENGTH "${json}" ${key})
+      if(missing)
+        continue()
+      endif()
+      if(count GREATER 0)
+        list(APPEND args ${keyword})
+        math(EXPR last "${count} - 1")
+        foreach(i RANGE ${last})
+          string(JSON item GET "${json}" ${key} ${i})
+          list(APPEND args "${item}")
+        endforeach()
+      endif()
+    endforeach()
+    foreach(key IN ITEMS compiled time_factor)
+      string(TOUPPER "${key}" keyword)
+      string(JSON type ERROR_VARIABLE missing TYPE "${json}" ${key})
+      if(NOT missing AND NOT type STREQUAL "NULL")
+        string(JSON value GET "${json}" ${key})
+        list(APPEND args ${keyword} "${value}")
+      endif()
+    endforeach()
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${manifest}")
+    course_add_exercise(${lesson_dir} ${number} ${name} ${args})
+  endforeach()
+  # A new exercise's folder configures again.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+    "${PROJECT_SOURCE_DIR}/grading/${lesson_dir}")
+endfunction()
+
 set(COURSE_EXERCISES_DIR "${PROJECT_SOURCE_DIR}/exercises" CACHE PATH
   "The exercises folder to build and grade; point it at a student's copy to grade that")
 set(COURSE_EXERCISE_TIMEOUT 300 CACHE STRING
@@ -41,20 +113,26 @@ function(course_add_exercise lesson_dir number name)
   endforeach()
   string(SUBSTRING "${lesson_dir}" 0 2 nn)
   set(id "${nn}_${number}")
-  set(grading "${PROJECT_SOURCE_DIR}/exercises/${lesson_dir}/grading")
+  set(lesson_grading "${PROJECT_SOURCE_DIR}/grading/${lesson_dir}")
+  set(grading "${lesson_grading}/${name}")
   set(include_dir "${CMAKE_BINARY_DIR}/grading/exercise${id}/include")
   foreach(header IN LISTS arg_HEADERS)
     get_filename_component(header_name "${header}" NAME)
     configure_file("${PROJECT_SOURCE_DIR}/${header}" "${include_dir}/${header_name}" COPYONLY)
   endforeach()
   foreach(header IN LISTS arg_SUPPORT)
-    configure_file("${grading}/${header}" "${include_dir}/${header}" COPYONLY)
+    # The exercise's own, or one its lesson's exercises share.
+    if(EXISTS "${grading}/${header}")
+      configure_file("${grading}/${header}" "${include_dir}/${header}" COPYONLY)
+    else()
+      configure_file("${lesson_grading}/${header}" "${include_dir}/${header}" COPYONLY)
+    endif()
   endforeach()
   # The tests: everything on the include path but the answer, which they reach only through the
   # harness's functions (<name>_harness.hpp).
   add_library(exercise${id}_tests OBJECT "${grading}/test_${name}.cu")
-  target_include_directories(exercise${id}_tests PRIVATE "${grading}"
-    "${PROJECT_SOURCE_DIR}/exercises/grading" "${CMAKE_CURRENT_SOURCE_DIR}")
+  target_include_directories(exercise${id}_tests PRIVATE "${grading}" "${lesson_grading}"
+    "${PROJECT_SOURCE_DIR}/grading/probes" "${CMAKE_CURRENT_SOURCE_DIR}")
   get_property(lesson_uses DIRECTORY PROPERTY COURSE_LESSON_USES)
   target_link_libraries(exercise${id}_tests PRIVATE course_test_main ${lesson_uses} ${uses}
                                                     ${arg_LIBRARIES})
@@ -62,7 +140,7 @@ function(course_add_exercise lesson_dir number name)
   string(REPLACE ";" "," support "${arg_SUPPORT}")
   string(REPLACE ";" "," forbid "${arg_FORBID}")
   set(check_args -D "SUPPORT=${support}" -D "FORBID=${forbid}"
-    -P "${PROJECT_SOURCE_DIR}/scripts/check_exercise.cmake")
+    -P "${PROJECT_SOURCE_DIR}/cmake/check_exercise.cmake")
 
   # A handout for students may leave solutions/ out (docs/instructors.md): then no time bound.
   set(solution "${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}/${name}.cuh")
@@ -101,7 +179,9 @@ function(course_add_exercise lesson_dir number name)
   #   // expect: fails when timed: <regular expression> (its [timing] case fails, printing this:
   #                                                    for an answer that cheats only when timed)
   # and, beside fails: or hangs, "// needs: N GPUs" when it is wrong only on N GPUs or more.
-  file(GLOB wrong_answers "${grading}/wrong/${name}/*.cuh")
+  # They live beside the solution, out of the students' handout: solutions/NN_topic/wrong/<name>/.
+  set(answers_dir "${PROJECT_SOURCE_DIR}/solutions/${lesson_dir}")
+  file(GLOB wrong_answers "${answers_dir}/wrong/${name}/*.cuh")
   foreach(wrong IN LISTS wrong_answers)
     get_filename_component(kind "${wrong}" NAME_WE)
     file(STRINGS "${wrong}" expect REGEX "^// expect: " LIMIT_COUNT 1)
@@ -161,13 +241,38 @@ function(course_add_exercise lesson_dir number name)
                           "'// expect: compiled: ...' or '// expect: slow' line")
     endif()
   endforeach()
+
+  # The answers that are wrong but may pass (solutions/NN_topic/unseen/<name>/, the reason in each
+  # one's first comment): built like the others, and each run by one test (label "unseen", in no
+  # test preset) that always passes and says whether its test cases, its compiled-code check or
+  # its time bound now catch it (cmake/report_unseen.cmake).
+  file(GLOB unseen_answers "${answers_dir}/unseen/${name}/*.cuh")
+  foreach(unseen IN LISTS unseen_answers)
+    get_filename_component(kind "${unseen}" NAME_WE)
+    set(target unseen${id}_${kind})
+    course_exercise_answer(${target} "${unseen}" ${answer_args})
+    set(report_args -D "PROGRAM=$<TARGET_FILE:${target}>" -D "ANSWER=${target}"
+      -D "PYTHON=${Python3_EXECUTABLE}" -D "SCRIPTS=${PROJECT_SOURCE_DIR}/scripts"
+      -D "TIMEOUT=${COURSE_EXERCISE_TIMEOUT}")
+    if(arg_COMPILED)
+      list(APPEND report_args -D "SPEC=${grading}/${arg_COMPILED}"
+        -D "PTX=$<TARGET_OBJECTS:${target}_ptx>")
+    endif()
+    if(arg_TIME_FACTOR AND model)
+      list(APPEND report_args -D "MODEL=$<TARGET_FILE:${model}>" -D "FACTOR=${arg_TIME_FACTOR}")
+    endif()
+    set(test_name "${nn} unseen ${number} ${kind}/is it caught")
+    add_test(NAME "${test_name}" COMMAND "${CMAKE_COMMAND}" ${report_args}
+      -P "${PROJECT_SOURCE_DIR}/cmake/report_unseen.cmake")
+    set_tests_properties("${test_name}" PROPERTIES LABELS unseen RUN_SERIAL ON)
+  endforeach()
 endfunction()
 
 # course_exercise_answer(<target> <answer> NAME <name> GRADING <dir> INCLUDE_DIR <dir>
 #                        TESTS <object library> [COMPILED <spec>] CHECK_ARGS args...
 #                        [LIBRARIES libs...] [USES targets...])
 #   One answer to exercise <name> (course_add_exercise passes the rest): checks and stages <answer>
-#   as <name>.cuh with scripts/check_exercise.cmake (CHECK_ARGS), builds it with the harness
+#   as <name>.cuh with cmake/check_exercise.cmake (CHECK_ARGS), builds it with the harness
 #   GRADING/<name>_harness.cu against INCLUDE_DIR and the USES lesson targets, and links the
 #   exercise's tests (the object library TESTS) into the program <target>. With COMPILED, the same
 #   answer and harness as PTX too (<target>_ptx).
@@ -192,7 +297,7 @@ function(course_exercise_answer target answer)
     COMMAND "${CMAKE_COMMAND}" -E rm -f "${stage_dir}/${name}.cuh"
     COMMAND "${CMAKE_COMMAND}" -D "EXERCISE=${target}" -D "SOURCE=${answer}"
             -D "DESTINATION=${stage_dir}/${name}.cuh" ${arg_CHECK_ARGS}
-    DEPENDS ${answer_depends} "${PROJECT_SOURCE_DIR}/scripts/check_exercise.cmake"
+    DEPENDS ${answer_depends} "${PROJECT_SOURCE_DIR}/cmake/check_exercise.cmake"
     COMMENT "Checking ${target}'s ${name}.cuh" VERBATIM)
   add_library(${target}_answer OBJECT "${arg_GRADING}/${name}_harness.cu"
                                       "${stage_dir}/${name}.cuh")

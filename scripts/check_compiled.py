@@ -2,7 +2,7 @@
 """Checks what an answer to a graded exercise compiled to: the PTX of its kernels (the instructions
 nvcc generates, before ptxas turns them into the GPU's machine code) must hold the instructions the
 exercise's technique needs and none of those it rules out. The source check
-(scripts/check_exercise.cmake) reads names, which another spelling gets round (a wrapper, another
+(cmake/check_exercise.cmake) reads names, which another spelling gets round (a wrapper, another
 atomic function, a name in parentheses); the instructions are what runs, however it was spelt.
 
     python3 scripts/check_compiled.py --spec grading/per_warp_histogram_compiled.txt \\

@@ -9,7 +9,7 @@ Each student is a folder DIR/<name>/exercises/NN_topic/<name>.cuh, as a student 
   solved        every exercise's solution
   untouched     every starter, as handed out
   mixed         every other exercise solved; the rest one of the exercise's wrong answers
-                (grading/wrong/): refused by the answer check, wrong, or never finishing
+                (solutions/NN_topic/wrong/): refused by the answer check, wrong, or never finishing
   deadlocked    every starter with a loop that never ends at its first TODO in device code (in
                 host code where the exercise has none: lesson 07's)
   broken_build  every solution, but three files that do not compile and one that is missing

@@ -4,14 +4,14 @@
     python3 scripts/grade.py STUDENT_DIR [--build-dir DIR] [--junit FILE]
     python3 scripts/grade.py --class CLASS_DIR [--out DIR] [--build-dir DIR]
     python3 scripts/grade.py --build-only (STUDENT_DIR | --class CLASS_DIR [--out DIR])
-    python3 scripts/grade.py selftest plan | arguments | build-only
+    python3 scripts/grade.py selftest plan | arguments | build-only | names [BUILD_DIR]
 
 STUDENT_DIR is a student's copy of exercises/ (or a folder that holds one, named exercises).
 CLASS_DIR holds one such folder per student; the folder's name is the student's name in the
 gradebook.
 
 Each graded exercise is the one header the student edits (exercises/NN_topic/<name>.cuh). It is
-checked first (scripts/check_exercise.cmake: only the standard library, CUDA's headers and the
+checked first (cmake/check_exercise.cmake: only the standard library, CUDA's headers and the
 exercise's support header may be included, and no library, course or lesson code named), then built
 with the exercise's harness and tested by this repository's tests, so nothing else in the student's
 folder takes part. One exercise that does not build, or whose kernel never finishes (the watchdog
@@ -48,7 +48,10 @@ that could not be configured; 77 without a GPU.
 `grade.py selftest CASE` checks the grader on this machine, no GPU needed: plan (a fresh build
 folder, configured only: what grade.py would build makes every file that the tests it would run
 name), arguments (bad --junit and --out paths refused at once, exit 2, nothing configured or
-made), build-only (one exercise, three students: exit 1, a line each, no gradebook written).
+made), build-only (one exercise, three students: exit 1, a line each, no gradebook written),
+names (the tests CTest lists for each exercise, in BUILD_DIR or a fresh build folder, are the ones
+grade.py expects: an exercise whose program is built test case by test case, the others by the
+checks CMake adds itself).
 """
 
 import argparse
@@ -166,6 +169,8 @@ def main(argv):
         return assignments.selftest()
     if argv[1:2] == ["selftest"] and argv[2:] in (["plan"], ["arguments"], ["build-only"]):
         return grading.selftest(argv[2], parse)
+    if argv[1:2] == ["selftest"] and argv[2:3] == ["names"] and len(argv) <= 4:
+        return grading.selftest("names", parse, argv[3] if len(argv) == 4 else None)
     return grading.grade(parse(argv))
 
 

@@ -118,14 +118,24 @@ std::vector<std::string> contract_problems(const fs::path& root) {
   return problems;
 }
 
+// A manifest's string or whole-number field ("key": "value", "key": 12), or "" where it has none.
+std::string manifest_field(const std::string& json, const std::string& key) {
+  std::smatch m;
+  const std::regex field("\"" + key + R"re("\s*:\s*(?:"([^"]*)"|(-?[0-9.]+)))re");
+  if (!std::regex_search(json, m, field)) return "";
+  return m[1].matched ? m[1].str() : m[2].str();
+}
+
 // Everything a graded exercise needs (docs/instructors.md, "Adding an exercise"), for every
-// course_add_exercise(NN_topic number name ...) in the lessons' CMakeLists.txt under `root`: the
-// student's file and its solution, the tests and the harness, at least two wrong answers that each
-// say how they must score zero, and a mention in the lesson's exercises.md. Across all exercises,
-// the wrong answers must include one the answer check refuses and one that never finishes.
+// manifest grading/NN_topic/<name>/exercise.json of a lesson under `root` (which its CMakeLists.txt
+// must read, course_add_exercises(NN_topic); the manifest's lesson, name and file its folder's,
+// its compiled-code spec there): the student's file and its solution, the tests and the harness, at
+// least two wrong answers (solutions/NN_topic/wrong/<name>/) that each say how they must score
+// zero, and a mention in the lesson's exercises.md. Across all exercises, the wrong answers must
+// include one the answer check refuses and one that never finishes. A handout without solutions/
+// has no wrong answers either.
 std::vector<std::string> exercise_problems(const fs::path& root) {
   std::vector<std::string> problems;
-  const std::regex registered(R"(course_add_exercise\(\s*(\d\d_\w+)\s+(\d+)\s+(\w+))");
   // The kinds course_add_exercise knows (cmake/CourseExercise.cmake), compiled:, fails when timed:
   // and slow among them.
   const std::regex expect(
@@ -133,6 +143,8 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
   int refused = 0;
   int hung = 0;
   if (!fs::is_directory(root / "lessons")) return problems;
+  const bool has_solutions = fs::is_directory(root / "solutions");
+  std::set<std::string> starters;
   std::vector<fs::path> lists;
   for (const auto& entry : fs::directory_iterator(root / "lessons")) {
     if (fs::is_regular_file(entry.path() / "CMakeLists.txt")) {
@@ -141,12 +153,40 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
   }
   std::sort(lists.begin(), lists.end());
   for (const fs::path& list : lists) {
+    const std::string lesson = list.parent_path().filename().string();
+    std::vector<fs::path> manifests;
+    if (fs::is_directory(root / "grading" / lesson)) {
+      for (const auto& entry : fs::directory_iterator(root / "grading" / lesson)) {
+        if (fs::is_regular_file(entry.path() / "exercise.json")) {
+          manifests.push_back(entry.path() / "exercise.json");
+        }
+      }
+    }
+    std::sort(manifests.begin(), manifests.end());
     const std::string text = std::regex_replace(read_file(list), std::regex("#[^\n]*"), "");
-    for (std::sregex_iterator m(text.begin(), text.end(), registered), end; m != end; ++m) {
-      const std::string lesson = (*m)[1];
-      const std::string name = (*m)[3];
-      const std::string id = lesson.substr(0, 2) + "/" + std::string((*m)[2]) + " " + name;
-      const fs::path grading = root / "exercises" / lesson / "grading";
+    if (!manifests.empty() &&
+        text.find("course_add_exercises(" + lesson + ")") == std::string::npos) {
+      problems.push_back(lesson + ": grading/" + lesson + "/ has exercise manifests, but its " +
+                         "CMakeLists.txt does not read them (course_add_exercises(" + lesson +
+                         "))");
+    }
+    for (const fs::path& manifest : manifests) {
+      const std::string json = read_file(manifest);
+      const std::string name = manifest.parent_path().filename().string();
+      const std::string number = manifest_field(json, "number");
+      const std::string id = lesson.substr(0, 2) + "/" + number + " " + name;
+      const fs::path grading = manifest.parent_path();
+      if (manifest_field(json, "lesson") != lesson || manifest_field(json, "name") != name ||
+          manifest_field(json, "file") != name + ".cuh" ||
+          !std::regex_match(number, std::regex("[1-9][0-9]*"))) {
+        problems.push_back(id + ": exercise.json's lesson, name, file or number is not its " +
+                           "folder's (" + lesson + ", " + name + ", " + name + ".cuh, a number)");
+      }
+      const std::string compiled = manifest_field(json, "compiled");
+      if (!compiled.empty() && !fs::is_regular_file(grading / compiled)) {
+        problems.push_back(id + ": no compiled-code spec " + compiled + " beside exercise.json");
+      }
+      starters.insert("exercises/" + lesson + "/" + name + ".cuh");
       for (const fs::path& file :
            {root / "exercises" / lesson / (name + ".cuh"), grading / ("test_" + name + ".cu"),
             grading / (name + "_harness.cu"), grading / (name + "_harness.hpp")}) {
@@ -157,8 +197,9 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
         problems.push_back(id + ": no solution");
       }
       int wrong = 0;
-      if (fs::is_directory(grading / "wrong" / name)) {
-        for (const auto& answer : fs::directory_iterator(grading / "wrong" / name)) {
+      const fs::path wrong_dir = root / "solutions" / lesson / "wrong" / name;
+      if (fs::is_directory(wrong_dir)) {
+        for (const auto& answer : fs::directory_iterator(wrong_dir)) {
           if (answer.path().extension() != ".cuh") continue;
           ++wrong;
           std::istringstream lines(read_file(answer.path()));
@@ -178,7 +219,9 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
           }
         }
       }
-      if (wrong < 2) problems.push_back(id + ": fewer than two wrong answers");
+      // The wrong answers sit beside the solutions (solutions/NN_topic/wrong/<name>/), and leave
+      // a handout with them.
+      if (has_solutions && wrong < 2) problems.push_back(id + ": fewer than two wrong answers");
       const fs::path statement = list.parent_path() / "exercises.md";
       if (!fs::is_regular_file(statement) ||
           read_file(statement).find(name + ".cuh") == std::string::npos) {
@@ -186,8 +229,25 @@ std::vector<std::string> exercise_problems(const fs::path& root) {
       }
     }
   }
-  if (refused == 0) problems.push_back("no wrong answer that the answer check refuses");
-  if (hung == 0) problems.push_back("no wrong answer that never finishes");
+  // The handout holds the starters and nothing else: the grading lives in grading/NN_topic/, the
+  // wrong answers beside the solutions.
+  if (fs::is_directory(root / "exercises")) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / "exercises")) {
+      const std::string rel = entry.path().lexically_relative(root).generic_string();
+      if (entry.is_directory() && entry.path().parent_path() != root / "exercises") {
+        problems.push_back(rel +
+                           ": a folder in a lesson's exercises/ (only starters belong there)");
+      } else if (entry.is_regular_file() && starters.count(rel) == 0) {
+        problems.push_back(rel +
+                           ": not a registered exercise's starter (only starters belong in "
+                           "exercises/)");
+      }
+    }
+  }
+  if (has_solutions && refused == 0) {
+    problems.push_back("no wrong answer that the answer check refuses");
+  }
+  if (has_solutions && hung == 0) problems.push_back("no wrong answer that never finishes");
   return problems;
 }
 
@@ -275,13 +335,13 @@ std::string lesson_of(const fs::path& path, const fs::path& root) {
   return slash == std::string::npos ? "" : rel.substr(8, slash - 8);
 }
 
-// Every file under lessons/, exercises/ and solutions/ that includes a file of a lesson other
-// than its own by a relative path ("../02_reduce/block_reduce.cuh"): another lesson's headers are
-// reached as <NN_topic/file> through its CMake target (course_add_lesson's USES). Exercises and
-// solutions have no lesson of their own.
+// Every file under lessons/, exercises/, solutions/ and grading/ that includes a file of a lesson
+// other than its own by a relative path ("../02_reduce/block_reduce.cuh"): another lesson's headers
+// are reached as <NN_topic/file> through its CMake target (course_add_lesson's USES). Exercises,
+// solutions and their grading have no lesson of their own.
 std::vector<std::string> relative_include_problems(const fs::path& root) {
   std::vector<std::string> problems;
-  for (const char* top : {"lessons", "exercises", "solutions"}) {
+  for (const char* top : {"lessons", "exercises", "solutions", "grading"}) {
     for (const fs::path& file : sources_under(root / top)) {
       const std::string rel = repo_path(file, root);
       const std::string own = lesson_of(file, root);
@@ -348,8 +408,8 @@ std::string listed(const std::vector<std::string>& items) {
 }
 
 // For every lesson: lesson.json's "uses" is its course_add_lesson's USES; every lesson it names in
-// builds_on's prose; and every other lesson whose header its files, or its exercises' and
-// solutions' files, include (<NN_topic/...>) is among them.
+// builds_on's prose; and every other lesson whose header its files, or its exercises', solutions'
+// and grading's files (grading/NN_topic/), include (<NN_topic/...>) is among them.
 std::vector<std::string> uses_problems(const fs::path& root) {
   std::vector<std::string> problems;
   for (const fs::path& dir : lesson_dirs(root)) {
@@ -374,7 +434,7 @@ std::vector<std::string> uses_problems(const fs::path& root) {
       }
     }
     std::vector<fs::path> files = sources_under(dir);
-    for (const char* top : {"exercises", "solutions"}) {
+    for (const char* top : {"exercises", "solutions", "grading"}) {
       const std::vector<fs::path> more = sources_under(root / top / name);
       files.insert(files.end(), more.begin(), more.end());
     }
@@ -464,7 +524,7 @@ std::vector<std::string> clock_problems(const fs::path& root) {
   const std::set<std::string> clock_files = {"common/clock.cuh", "common/gpu_timing.cuh"};
   const std::regex bench_include(R"(#\s*include\s*[<"][^>"]*(bench/|course_nvbench))");
   std::vector<std::string> problems;
-  for (const char* top : {"common", "lessons", "exercises", "solutions", "bench"}) {
+  for (const char* top : {"common", "lessons", "exercises", "solutions", "grading", "bench"}) {
     for (const fs::path& file : sources_under(root / top)) {
       const std::string name = repo_path(file, root);
       const std::string text = read_file(file);
@@ -564,14 +624,17 @@ TEST_CASE("every graded exercise has its files and wrong answers that must score
 
 TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
   const fs::path root = scratch_root("course_exercise_");
-  write_file(root / "lessons/99_fake/CMakeLists.txt",
-             "course_add_exercise(99_fake 1 thing SUPPORT x.cuh)\n"
-             "# course_add_exercise(99_fake 2 commented_out)\n");
+  write_file(root / "lessons/99_fake/CMakeLists.txt", "# course_add_exercises(99_fake)\n");
+  write_file(root / "grading/99_fake/thing/exercise.json",
+             "{\"lesson\": \"99_fake\", \"number\": 1, \"name\": \"thing\", \"file\": "
+             "\"thing.cuh\",\n \"support\": [\"x.cuh\"], \"compiled\": \"thing_compiled.txt\"}\n");
+  write_file(root / "grading/99_fake/other/exercise.json",
+             "{\"lesson\": \"99_fake\", \"number\": 2, \"name\": \"commented_out\"}\n");
   write_file(root / "lessons/99_fake/exercises.md", "File: `thing.cuh`.\n");
   write_file(root / "exercises/99_fake/thing.cuh", "x\n");
-  write_file(root / "exercises/99_fake/grading/test_thing.cu", "x\n");
-  write_file(root / "exercises/99_fake/grading/thing_harness.cu", "x\n");
-  write_file(root / "exercises/99_fake/grading/wrong/thing/a.cuh", "// expect: hangs\n");
+  write_file(root / "grading/99_fake/thing/test_thing.cu", "x\n");
+  write_file(root / "grading/99_fake/thing/thing_harness.cu", "x\n");
+  write_file(root / "solutions/99_fake/wrong/thing/a.cuh", "// expect: hangs\n");
   fs::create_directories(root / "solutions");
   const std::string problems = joined(exercise_problems(root));
   INFO(problems);
@@ -579,17 +642,31 @@ TEST_CASE("the exercise check catches a missing wrong answer", "[repository]") {
   CHECK(problems.find("99/1 thing: no solution") != std::string::npos);
   CHECK(problems.find("fewer than two wrong answers") != std::string::npos);
   CHECK(problems.find("no wrong answer that the answer check refuses") != std::string::npos);
-  CHECK(problems.find("commented_out") == std::string::npos);
+  CHECK(problems.find("99_fake: grading/99_fake/ has exercise manifests, but its CMakeLists.txt "
+                      "does not read them") != std::string::npos);
+  CHECK(problems.find("99/2 other: exercise.json's lesson, name, file or number is not its "
+                      "folder's") != std::string::npos);
+  CHECK(problems.find("99/1 thing: no compiled-code spec thing_compiled.txt") != std::string::npos);
+  CHECK(problems.find("99/1 thing: exercise.json's") == std::string::npos);
 
-  write_file(root / "exercises/99_fake/grading/thing_harness.hpp", "x\n");
+  write_file(root / "lessons/99_fake/CMakeLists.txt", "course_add_exercises(99_fake)\n");
+  fs::remove_all(root / "grading/99_fake/other");
+  write_file(root / "grading/99_fake/thing/thing_compiled.txt", "x\n");
+
+  write_file(root / "grading/99_fake/thing/thing_harness.hpp", "x\n");
   write_file(root / "solutions/99_fake/thing.cuh", "x\n");
-  write_file(root / "exercises/99_fake/grading/wrong/thing/b.cuh",
+  write_file(root / "solutions/99_fake/wrong/thing/b.cuh",
              "// A wrong answer\n// expect: rejected: uses cub::\n");
   const std::vector<std::string> after = exercise_problems(root);
   INFO(joined(after));
   CHECK(after.empty());
-  write_file(root / "exercises/99_fake/grading/wrong/thing/c.cuh", "// no expectation\n");
+  write_file(root / "solutions/99_fake/wrong/thing/c.cuh", "// no expectation\n");
   CHECK(joined(exercise_problems(root)).find("c.cuh does not say") != std::string::npos);
+  write_file(root / "exercises/99_fake/grading/test_thing.cu", "x\n");
+  CHECK(joined(exercise_problems(root)).find("exercises/99_fake/grading: a folder") !=
+        std::string::npos);
+  CHECK(joined(exercise_problems(root)).find("exercises/99_fake/grading/test_thing.cu: not a") !=
+        std::string::npos);
   fs::remove_all(root);
 }
 
@@ -603,15 +680,15 @@ TEST_CASE("the relative-include check catches a reach into another lesson", "[re
   const fs::path root = scratch_root("course_includes_");
   write_file(root / "lessons/01_a/kernels/v0.cuh", "#include \"../reference.hpp\"\n");
   write_file(root / "lessons/02_b/kernels.cuh", "#include \"../01_a/reference.hpp\"\n");
-  write_file(root / "exercises/02_b/grading/h.cu",
-             "#include \"../../grading/harness.hpp\"\n#include \"../../../lessons/01_a/x.cuh\"\n");
+  write_file(root / "grading/02_b/h/h.cu",
+             "#include \"../../probes/harness.hpp\"\n#include \"../../../lessons/01_a/x.cuh\"\n");
   write_file(root / "lessons/03_c/kernels.cuh", "  #  include \"../01_a/kernels.cuh\"\n");
   const std::string problems = joined(relative_include_problems(root));
   INFO(problems);
   CHECK(problems.find("lessons/02_b/kernels.cuh includes \"../01_a/reference.hpp\"") !=
         std::string::npos);
   CHECK(problems.find("<01_a/reference.hpp>") != std::string::npos);
-  CHECK(problems.find("exercises/02_b/grading/h.cu includes") != std::string::npos);
+  CHECK(problems.find("grading/02_b/h/h.cu includes") != std::string::npos);
   CHECK(problems.find("harness.hpp") == std::string::npos);                        // not a lesson's
   CHECK(problems.find("lessons/01_a/kernels/v0.cuh") == std::string::npos);        // its own lesson
   CHECK(problems.find("lessons/03_c/kernels.cuh includes") != std::string::npos);  // spaced
@@ -634,7 +711,7 @@ TEST_CASE("the uses check catches a lesson.json, a USES or an include that disag
              "# course_add_lesson(02 USES 09)\ncourse_add_lesson(02 USES 01 CUDA_LIBRARIES x)\n");
   write_file(root / "lessons/02_b/lesson.json", "{\"builds_on\": \"01\", \"uses\": [\"01\"]}\n");
   write_file(root / "lessons/02_b/kernels.cuh", "#include <01_a/x.cuh>\n#include <cstdio>\n");
-  write_file(root / "exercises/02_b/grading/h.cu", "#include <02_b/y.cuh>\n");
+  write_file(root / "grading/02_b/h/h.cu", "#include <02_b/y.cuh>\n");
   CHECK(uses_problems(root).empty());
 
   write_file(root / "lessons/03_c/CMakeLists.txt", "course_add_lesson(03 NO_NVBENCH USES 01)\n");

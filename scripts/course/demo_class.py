@@ -78,8 +78,8 @@ def make_class(folder):
         put(os.path.join(folder, "untouched"), e, starter)
         put(os.path.join(folder, "deadlocked"), e, with_spin(starter))
         if i % 2 == 0:
-            wrong = sorted(glob.glob(os.path.join(ROOT, "exercises", e.lesson_dir, "grading",
-                                                  "wrong", e.name, "*.cuh")))
+            wrong = sorted(glob.glob(os.path.join(ROOT, "solutions", e.lesson_dir, "wrong", e.name,
+                                                  "*.cuh")))
             put(os.path.join(folder, "mixed"), e, read(wrong[(i // 2) % len(wrong)]))
         else:
             put(os.path.join(folder, "mixed"), e, solution)

@@ -28,7 +28,6 @@ from course.paths import ROOT
 from course.progress import Progress
 
 POINTS = 10
-EXERCISE = re.compile(r"course_add_exercise\(\s*(\d\d)_\w+\s+(\d+)\s+(\w+)([^)]*)\)")
 TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*"([^"]*)"')
 SIZES = re.compile(r"^COURSE-SIZES: (.*)$", re.M)
 TIMING = re.compile(r"^(\S+: [0-9.]+ ms, .*(?:within the bound|more than).*)$", re.M)
@@ -43,27 +42,27 @@ def run(command, **kwargs):
 
 
 class Exercise:
-    """A graded exercise, read from its lesson's CMakeLists.txt and its test file."""
+    """A graded exercise, read from its manifest (grading/NN_topic/<name>/exercise.json, which
+    cmake/CourseExercise.cmake reads too) and its test file."""
 
-    def __init__(self, lesson_dir, number, name, options=""):
-        self.lesson_dir = lesson_dir
+    def __init__(self, manifest):
+        self.lesson_dir = lesson_dir = manifest["lesson"]
         self.nn = lesson_dir[:2]
-        self.number = int(number)
-        self.name = name
+        self.number = int(manifest["number"])
+        self.name = name = manifest["name"]
         self.target = f"exercise{self.nn}_{self.number}"
         self.label = f"{self.nn} exercise {self.number}"
-        test = os.path.join(ROOT, "exercises", lesson_dir, "grading", f"test_{name}.cu")
+        test = os.path.join(ROOT, "grading", lesson_dir, name, f"test_{name}.cu")
         with open(test, encoding="utf-8") as f:
             # The [timing] case is not a test of its own: time_answer.py runs it (below).
             self.tests = [n for n, tags in TEST_CASE.findall(f.read()) if "[timing]" not in tags]
-        # The checks beside the test cases (course_add_exercise's COMPILED and TIME_FACTOR).
-        words = options.split()
+        # The checks beside the test cases (the manifest's "compiled" and "time_factor").
         self.factor = None
-        if "COMPILED" in words:
+        if manifest.get("compiled"):
             self.tests.append("its compiled code has what the technique needs and nothing it "
                               "rules out")
-        if "TIME_FACTOR" in words and words.index("TIME_FACTOR") + 1 < len(words):
-            self.factor = words[words.index("TIME_FACTOR") + 1]
+        if manifest.get("time_factor") is not None:
+            self.factor = str(manifest["time_factor"])
             solution = os.path.join(ROOT, "solutions", lesson_dir, f"{name}.cuh")
             if os.path.isfile(solution):
                 self.tests.append(f"it takes at most {self.factor} times the model answer's time")
@@ -73,14 +72,15 @@ class Exercise:
 
 
 def exercises():
+    """Every graded exercise, from the manifests grading/NN_topic/<name>/exercise.json of the
+    lessons that lessons/ holds, by lesson and number."""
     found = []
-    for cmake in sorted(glob.glob(os.path.join(ROOT, "lessons", "[0-9][0-9]_*", "CMakeLists.txt"))):
-        lesson_dir = os.path.basename(os.path.dirname(cmake))
-        with open(cmake, encoding="utf-8") as f:
-            text = re.sub(r"#[^\n]*", "", f.read())
-        for nn, number, name, options in EXERCISE.findall(text):
-            found.append(Exercise(lesson_dir, number, name, options))
-    return found
+    for path in glob.glob(os.path.join(ROOT, "grading", "[0-9][0-9]_*", "*", "exercise.json")):
+        if not os.path.isdir(os.path.join(ROOT, "lessons", path.split(os.sep)[-3])):
+            continue
+        with open(path, encoding="utf-8") as f:
+            found.append(Exercise(json.load(f)))
+    return sorted(found, key=lambda e: (e.lesson_dir, e.number))
 
 
 def student_exercises_dir(folder):
@@ -806,14 +806,63 @@ def selftest_build_only(parse):
     return problems
 
 
-def selftest(case, parse):
-    """grade.py selftest CASE (plan, arguments or build-only); `parse` is grade.py's argument
-    parser. The exit status: 0 when every check holds, 1 with a line per problem."""
+def names_problems(build_dir, all_exercises):
+    """Where the tests CTest lists for each exercise in `build_dir` (as the grading selects them)
+    and the names grade.py expects (Exercise.tests: the test file's TEST_CASEs but [timing], the
+    compiled-code and time checks its manifest names) disagree. A program's own test cases are
+    listed only once it is built: for an exercise whose program is not, only the tests CMake adds
+    itself are compared (each must be expected, and each expected check listed). Returns
+    (problems, how many exercises were compared in full)."""
+    problems = []
+    full = 0
+    checks = ("its compiled code has", "it takes at most ")
+    for e in all_exercises:
+        prefix = e.label + "/"
+        listed = {name[len(prefix):] for name, _ in listed_tests(build_dir, [e])
+                  if name.startswith(prefix)}
+        expected = set(e.tests)
+        if os.path.isfile(os.path.join(build_dir, "tests", e.target)):
+            full += 1
+            missing, extra = expected - listed, listed - expected
+        else:
+            missing = {t for t in expected if t.startswith(checks)} - listed
+            extra = listed - expected
+        for name in sorted(missing):
+            problems.append(f"{e.label}: grade.py expects '{name}', which CTest does not list")
+        for name in sorted(extra):
+            problems.append(f"{e.label}: CTest lists '{name}', which grade.py does not expect")
+    return problems, full
+
+
+def selftest_names(build_dir=None):
+    """CTest's test names, in `build_dir` (a configured build folder; by default a fresh one,
+    configured only), against grade.py's expected names, exercise by exercise."""
+    all_exercises = exercises()
+    with tempfile.TemporaryDirectory(prefix="grade-names-") as tmp:
+        if build_dir is None:
+            build_dir = os.path.join(tmp, "build")
+            done = configure(build_dir, os.path.join(ROOT, "exercises"))
+            if done.returncode != 0:
+                return [f"the fresh build folder could not be configured:\n{done.stdout}"
+                        f"{done.stderr}"]
+        problems, full = names_problems(build_dir, all_exercises)
+        if not problems:
+            say(f"grade.py selftest names: ok ({len(all_exercises)} exercises, {full} of them "
+                f"built and compared test case by test case)")
+        return problems
+
+
+def selftest(case, parse, build_dir=None):
+    """grade.py selftest CASE (plan, arguments, build-only or names, the last optionally in a
+    given build folder); `parse` is grade.py's argument parser. The exit status: 0 when every
+    check holds, 1 with a line per problem."""
     start = time.time()
     if case == "plan":
         problems = selftest_plan()
     elif case == "arguments":
         problems = selftest_arguments()
+    elif case == "names":
+        problems = selftest_names(build_dir)
     else:
         problems = selftest_build_only(parse)
     for problem in problems:

@@ -1,0 +1,202 @@
+# Checks a student's answer to one graded exercise before it is built, and stages it for the build.
+#
+#   cmake -D EXERCISE=exercise01_1 -D SOURCE=path/to/per_warp_histogram.cuh
+#         [-D DESTINATION=build/.../per_warp_histogram.cuh]
+#         [-D SUPPORT=a_support.cuh,...] [-D FORBID=__match_any_sync,__match_all_sync,...]
+#         -P cmake/check_exercise.cmake
+#
+# An answer may include the C++ standard library, the CUDA headers listed below and the
+# exercise's own support headers (SUPPORT), and nothing else: not CUB, Thrust or cuBLAS, not the
+# lesson's kernels or CPU reference, not the course's common/ helpers. It may not name what those
+# define (cub::, thrust::, cublas, course::, lessonNN::), nor anything the exercise forbids
+# (FORBID, for example __match_any_sync where the exercise is to build it from votes), nor reach
+# around the rules (inline PTX, #undef, token pasting). Comments and string literals are ignored.
+#
+# On success the answer is copied to DESTINATION (when given), which is what the build compiles.
+# On failure it prints one line per problem, for example
+#   exercise02_2: block_all_sum.cuh uses __shfl_down_sync (not allowed in this exercise)
+# and exits with an error, so the exercise does not build and earns nothing. docs/instructors.md
+# says what this check can and cannot see.
+cmake_minimum_required(VERSION 3.18)
+
+if(NOT DEFINED EXERCISE OR NOT DEFINED SOURCE)
+  message(FATAL_ERROR "check_exercise.cmake needs -D EXERCISE=... -D SOURCE=...")
+endif()
+get_filename_component(file_name "${SOURCE}" NAME)
+if(NOT EXISTS "${SOURCE}")
+  message(FATAL_ERROR "${EXERCISE}: ${file_name} is missing (expected at ${SOURCE})")
+endif()
+file(READ "${SOURCE}" text)
+set(problems)
+
+# ---- what a scan of the text cannot read ---------------------------------------------------------
+# A backslash at the end of a line joins it to the next before the compiler sees names, so a name
+# split across the two is hidden from the scan below; a raw string, or a digit separator, which
+# the scan would take for a character literal, can hide code the same way. No answer needs them.
+# Nor conditional compilation (below): the tests and the compiled-code check build the same file
+# with different macros, and #if / #ifdef could show each a different answer.
+if(text MATCHES "\\\\\r?\n")
+  list(APPEND problems "uses a line splice (a backslash at the end of a line)")
+endif()
+
+string(REPLACE "," ";" SUPPORT "${SUPPORT}")  # lists come comma-separated (see cmake/CourseExercise.cmake)
+string(REPLACE "," ";" FORBID "${FORBID}")
+
+# ---- comments and literals out --------------------------------------------------------------------
+# One pass from left to right: at each place, a line comment, a block comment, a string literal or
+# a character literal, whichever starts there. `code` has comments turned into a space and literals
+# emptied (for the names); `directives` keeps the literals (for the names of included files).
+set(pattern_line_comment "//[^\n]*")
+set(pattern_block_comment "/\\*([^*]|\\*+[^*/])*\\*+/")
+set(pattern_string "\"([^\"\\\\\n]|\\\\.)*\"")
+set(pattern_char "'([^'\\\\\n]|\\\\.)*'")
+set(code "")
+set(directives "")
+set(rest "${text}")
+while(NOT rest STREQUAL "")
+  string(REGEX MATCH "^([^/\"']|/[^/*\"'])+" plain "${rest}")  # up to a comment or literal
+  string(LENGTH "${plain}" plain_length)
+  string(APPEND code "${plain}")
+  string(APPEND directives "${plain}")
+  string(SUBSTRING "${rest}" ${plain_length} -1 rest)
+  if(rest STREQUAL "")
+    break()
+  endif()
+  if(rest MATCHES "^${pattern_line_comment}")
+    string(APPEND code " ")
+    string(APPEND directives " ")
+  elseif(rest MATCHES "^${pattern_block_comment}")
+    string(APPEND code " ")
+    string(APPEND directives " ")
+  elseif(rest MATCHES "^${pattern_string}")
+    string(APPEND code "\"\"")
+    string(APPEND directives "${CMAKE_MATCH_0}")
+  elseif(rest MATCHES "^${pattern_char}")
+    string(APPEND code "''")
+    string(APPEND directives "${CMAKE_MATCH_0}")
+  else()  # a lone / or quote that starts nothing: keep it and go on
+    string(SUBSTRING "${rest}" 0 1 CMAKE_MATCH_0)
+    string(APPEND code "${CMAKE_MATCH_0}")
+    string(APPEND directives "${CMAKE_MATCH_0}")
+  endif()
+  string(LENGTH "${CMAKE_MATCH_0}" matched_length)
+  string(SUBSTRING "${rest}" ${matched_length} -1 rest)
+endwhile()
+
+# The scan above takes a raw string, or a number with digit separators, for other literals, and
+# so reads what follows them wrongly; each leaves its mark in `code`.
+if(code MATCHES "(^|[^A-Za-z0-9_])(u8|u|U|L)?R\"\"")
+  list(APPEND problems "uses a raw string literal")
+endif()
+if(code MATCHES "[0-9A-Fa-f]''")
+  list(APPEND problems "uses a digit separator")
+endif()
+if(code MATCHES "(^|\n)[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)([^A-Za-z0-9_]|$)")
+  list(APPEND problems "uses conditional compilation (#if, #ifdef, ...)")
+endif()
+# A macro outlives the answer: the harness that includes the answer's file is compiled after it,
+# and a #define there would rewrite the harness's own lines (its calls, its probes' switches).
+if(code MATCHES "(^|\n)[ \t]*#[ \t]*define([^A-Za-z0-9_]|$)")
+  list(APPEND problems "uses #define (a macro would rewrite the harness compiled after it)")
+endif()
+
+# ---- includes -----------------------------------------------------------------------------------
+set(allowed_angle
+  algorithm array cassert cfloat climits cmath cstddef cstdint cstdio cstring limits stdexcept
+  type_traits utility cuda/atomic cooperative_groups.h)
+string(REGEX MATCHALL "#[ \t]*(include|include_next|import)[^\n]*" includes "${directives}")
+foreach(line IN LISTS includes)
+  string(STRIP "${line}" line)
+  if(line MATCHES "^#[ \t]*include[ \t]*<([^>]+)>$")
+    set(header "${CMAKE_MATCH_1}")
+    if(NOT header IN_LIST allowed_angle AND NOT header MATCHES "^cuda/std/[a-z_]+$")
+      list(APPEND problems "includes <${header}>")
+    endif()
+  elseif(line MATCHES "^#[ \t]*include[ \t]*\"([^\"]+)\"$")
+    set(header "${CMAKE_MATCH_1}")
+    if(NOT header IN_LIST SUPPORT)
+      list(APPEND problems "includes \"${header}\"")
+    endif()
+  else()
+    list(APPEND problems "has an include the check cannot read (${line})")
+  endif()
+endforeach()
+
+# ---- names --------------------------------------------------------------------------------------
+# Each entry: what the message calls it (@: the identifier found), then the identifier's pattern
+# (alternatives with |: each entry's first | separates the message from the pattern).
+set(forbidden_names
+  "cub::|cub" "thrust::|thrust" "cuBLAS|cublas[A-Za-z0-9_]*" "course::|course"
+  "the grading probes|grading|grading[0-9][0-9]"
+  # The builtins behind CUDA's atomic functions (atomicAdd calls __uAtomicAdd): the same atomics
+  # under names that the probes and the FORBID lists do not see.
+  "@ (an atomic builtin)|__[A-Za-z0-9]*Atomic[A-Za-z0-9_]*|__nvvm_[A-Za-z0-9_]*"
+  "@::|lesson[0-9][0-9]" "inline PTX (asm)|asm" "inline PTX (asm)|__asm__"
+  "_Pragma|_Pragma" "__nv_atomic builtins|__nv_atomic[A-Za-z0-9_]*"
+  # Code that ends, steers or reads the test program from outside the graded call: an answer's
+  # job is its kernels and their launch, nothing that runs before, after or around the tests.
+  "@ (ends or steers the test program)|exit|_exit|_Exit|quick_exit|abort|atexit|at_quick_exit|terminate|std::terminate|signal|raise|longjmp|setjmp|system|popen|fork|vfork|kill|syscall|execv|execve|execvp|execl|execlp|posix_spawn|posix_spawnp"
+  # The compiled-code check builds the answer with GRADING_SASS defined: an answer that asks for
+  # it could show that check one thing and the tests another.
+  "@ (tells the compiled-code check from the tests)|GRADING_SASS"
+  "@ (reads the test program's environment)|getenv|secure_getenv|environ|__environ"
+  "@ (a declaration the check cannot see into)|extern"
+  "@ (code that runs outside the graded call)|__attribute__|constructor|destructor"
+  # CUDA's own headers spell __global__, __device__ and __shared__ through these
+  # (crt/host_defines.h): an answer that does the same hides a kernel from the checks.
+  "@ (an execution space or attribute spelt another way)|__location__|__annotate__|__declspec"
+  "@ (a file or stream of the test program)|fopen|freopen|open|openat|creat|dup|dup2|dup3|fflush|stdout|stderr|cout|cerr")
+foreach(name IN LISTS FORBID)
+  list(APPEND forbidden_names "${name}|${name}")
+endforeach()
+set(padded " ${code} ")
+# Dynamic shared memory is declared `extern __shared__`: the one extern an answer needs.
+string(REGEX REPLACE "([^A-Za-z0-9_])extern[ \t\r\n]+__shared__" "\\1__shared__" padded "${padded}")
+foreach(entry IN LISTS forbidden_names)
+  string(FIND "${entry}" "|" bar)
+  string(SUBSTRING "${entry}" 0 ${bar} shown)
+  math(EXPR after "${bar} + 1")
+  string(SUBSTRING "${entry}" ${after} -1 identifier)
+  if(padded MATCHES "[^A-Za-z0-9_](${identifier})[^A-Za-z0-9_]")
+    string(REPLACE "@" "${CMAKE_MATCH_1}" shown "${shown}")
+    list(APPEND problems "uses ${shown}")
+  endif()
+endforeach()
+foreach(directive "#[ \t]*undef|#undef" "push_macro|#pragma push_macro"
+                  "pop_macro|#pragma pop_macro" "##|## (token pasting)")
+  string(REPLACE "|" ";" parts "${directive}")
+  list(GET parts 0 pattern)
+  list(GET parts 1 shown)
+  if(code MATCHES "${pattern}")
+    list(APPEND problems "uses ${shown}")
+  endif()
+endforeach()
+
+# An object's bytes read or written through another type: a void pointer, or a C-style cast to a
+# pointer, reaches what a probe keeps inside an object (a count, a scrambled key's mask) around the
+# operators the exercise gives. No model answer needs either. These match the spellings void* and
+# (T*)x only: a type alias gets past them, so a probe must not rely on them alone.
+set(void_pointer "void[ \t\r\n]*((const|volatile)[ \t\r\n]*)*\\*")
+set(pointer_cast "\\([ \t\r\n]*((const|volatile)[ \t\r\n]+)*[A-Za-z_][A-Za-z0-9_:<>, \t]*\\*+[ \t\r\n]*(const[ \t\r\n]*)?\\)[ \t\r\n]*[A-Za-z_&(*]")
+if(code MATCHES "${void_pointer}")
+  list(APPEND problems "uses a void pointer")
+endif()
+if(code MATCHES "${pointer_cast}")
+  list(APPEND problems "uses a C-style cast to a pointer")
+endif()
+
+if(problems)
+  list(REMOVE_DUPLICATES problems)
+  set(report "")
+  foreach(problem IN LISTS problems)
+    string(APPEND report "${EXERCISE}: ${file_name} ${problem} (not allowed in this exercise)\n")
+  endforeach()
+  # message(FATAL_ERROR) would wrap the lines; print them as they are, then fail.
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E echo_append "${report}")
+  message(FATAL_ERROR "${EXERCISE}: ${file_name} was not built: see the lines above, and "
+                      "exercises.md for what this exercise allows")
+endif()
+
+if(DEFINED DESTINATION AND NOT DESTINATION STREQUAL "")
+  configure_file("${SOURCE}" "${DESTINATION}" COPYONLY)
+endif()
