@@ -10,6 +10,7 @@ mkdir -p "$dir"
 cd "$dir"
 log() { echo "config inputs: $*" >&2; }
 
+python3 -m pip --version >/dev/null 2>&1 || { echo "config inputs need pip (python3-pip)" >&2; exit 1; }
 cuco="$root/../shared/vendor/cuco/include"
 [ -f "$cuco/cuco/static_map.cuh" ] || { echo "no cuCollections at $cuco" >&2; exit 1; }
 
@@ -25,7 +26,9 @@ nvbench="$dir/wheels/bench/cuda/bench/cu$major/nvbench/lib/cmake/nvbench"
 
 if [ ! -x cmake-new/bin/cmake ]; then
   log "installing a newer CMake from PyPI"
-  python3 -m pip install -q --target cmake-pkg "cmake>=3.30.4,<5" >&2
+  # --target installs beside the system's packages, never into them (so a Debian python3's
+  # externally-managed marker does not apply).
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --target cmake-pkg "cmake>=3.30.4,<5" >&2
   mkdir -p cmake-new/bin
   printf '#!/bin/sh\nPYTHONPATH="%s" exec python3 -m cmake "$@"\n' "$dir/cmake-pkg" > cmake-new/bin/cmake
   chmod +x cmake-new/bin/cmake

@@ -5,13 +5,13 @@ targets it adds, where a CPU can)."""
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
+from course import tree
 from course.paths import ROOT
 
 # The optional libraries a run needs, by the name of its option: what check_configs.py run takes.
@@ -146,25 +146,6 @@ def selftest():
     return 1 if problems else 0
 
 
-def scratch_copy(dest):
-    """The repository's files as they stand (tracked, and untracked but not ignored), copied to
-    `dest`: the presets write build/ there, never into the checkout."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT,
-                            capture_output=True, text=True)
-    if listed.returncode != 0:
-        names = [os.path.relpath(os.path.join(d, f), ROOT) for d, _, files in os.walk(ROOT)
-                 for f in files if "/build/" not in d + "/" and "/.git/" not in d + "/"]
-    else:
-        names = [n for n in listed.stdout.split("\0") if n]
-    for name in names:
-        source = os.path.join(ROOT, name)
-        if not os.path.isfile(source):
-            continue  # deleted in the work tree
-        target = os.path.join(dest, name)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy2(source, target)
-
-
 def nccl_root():
     """The prefix of the NCCL the build finds by itself, for the NCCL_ROOT configuration."""
     for prefix in ("/usr/local", "/usr", "/usr/local/cuda"):
@@ -199,7 +180,8 @@ def run(inputs, only, jobs):
             return 2
     failed = []
     with tempfile.TemporaryDirectory(prefix="course-configs-") as scratch:
-        scratch_copy(scratch)
+        # The presets write build/ in the copy, never in the checkout.
+        tree.copy_files(tree.repository_files(), scratch)
         print(f"configuring {len(chosen)} configurations in a copy of the repository ({scratch})",
               flush=True)
         for config in chosen:

@@ -5,9 +5,8 @@ copy of a model answer, a few changed lines away."""
 import difflib
 import glob
 import os
-import shutil
-import subprocess
 
+from course import tree
 from course.paths import ROOT
 
 LEFT_OUT = ("solutions/",)  # what the handout never holds
@@ -16,20 +15,10 @@ NEAR = 5  # a file this many changed lines or fewer from a model answer is a nea
 SMALLEST = 12  # model answers of fewer code lines than this are not compared (too little to tell)
 
 
-def repository_files(root=ROOT):
-    """The repository's files as they stand: tracked, and untracked but not ignored."""
-    listed = subprocess.run(["git", "-C", root, "ls-files", "-co", "--exclude-standard", "-z"],
-                            capture_output=True, text=True, check=True)
-    return sorted(n for n in listed.stdout.split("\0") if n and os.path.isfile(os.path.join(root, n)))
-
-
 def write(out, root=ROOT):
     """Copies the handout into `out` (which must not exist); returns the files copied."""
-    files = [n for n in repository_files(root) if not n.startswith(LEFT_OUT)]
-    for name in files:
-        target = os.path.join(out, name)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy2(os.path.join(root, name), target)
+    files = [n for n in tree.repository_files(root) if not n.startswith(LEFT_OUT)]
+    tree.copy_files(files, out, root)
     return files
 
 

@@ -33,7 +33,7 @@ import shutil
 import subprocess
 import tempfile
 
-from course import glossary
+from course import glossary, results
 from course.paths import ROOT
 
 SUFFIX = ".zh-CN.md"
@@ -54,15 +54,13 @@ SKIP_DIRS = {"build", "node_modules", "third_party", "_deps"}
 # A link to a page ([text](path.md) or [text](path.md#heading)), and a generated log block.
 PAGE_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s#]+\.md)(?:#[^)\s]*)?\)")
 GENERATED_LOG = re.compile(r"<!--\s*log:.*?<!--\s*/log\s*-->", re.S)
-# What a marker generates, with the marker (course.results' markers: a block, a figure, a log's
-# match, a percentage), for the staleness check, which compares prose alone.
-GENERATED = re.compile(r"<!-- (?:table \w+|log): .*?<!-- /(?:table|log) -->"
-                       r"|<!--v .*?<!--/v-->|<!--l .*?<!--/l-->|<!--p .*?<!--/p-->", re.S)
-
-
 def prose_only(text):
-    """`text` without its generated parts and HTML comments: what a translator translates."""
-    return COMMENT.sub("", GENERATED.sub("", text))
+    """`text` without its generated parts (course.results' markers: a block, a figure, a log's
+    match, a percentage, each with what it generated) and HTML comments: what a translator
+    translates."""
+    for marker in (results.BLOCK, results.INLINE, results.INLINE_LOG, results.PERCENT):
+        text = marker.sub("", text)
+    return COMMENT.sub("", text)
 
 
 def english_of(chinese):
