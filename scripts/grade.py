@@ -58,10 +58,9 @@ import argparse
 import os
 import random
 import sys
-import tempfile
 
 from course import assignments, grading
-from course.cli import OneLineParser
+from course.cli import OneLineParser, writable
 from course.paths import ROOT
 
 
@@ -152,15 +151,6 @@ def parse(argv):
     elif not 0 <= args.seed < 1 << 64:
         parser.error("--seed must be from 0 to 2^64 - 1")
     return args
-
-
-def writable(folder):
-    """Whether a file can be made in `folder` (tried: permissions, a read-only file system)."""
-    try:
-        with tempfile.TemporaryFile(dir=folder):
-            return True
-    except OSError:
-        return False
 
 
 def main(argv):

@@ -20,7 +20,7 @@ import sys
 import tempfile
 
 from course import handout
-from course.cli import OneLineParser
+from course.cli import OneLineParser, writable
 
 
 def selftest():
@@ -113,7 +113,7 @@ def main(argv):
         if os.path.exists(args.out):
             parser.error(f"{args.out} exists: give a folder that does not")
         parent = os.path.dirname(os.path.abspath(args.out))
-        if not os.path.isdir(parent) or not os.access(parent, os.W_OK):
+        if not os.path.isdir(parent) or not writable(parent):
             parser.error(f"cannot make {args.out}: {parent} is not a folder that can be written")
         files = handout.write(args.out)
         print(f"handout.py: wrote {len(files)} files to {args.out} (no solutions/)")

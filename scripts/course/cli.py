@@ -3,6 +3,7 @@ check_package.py) check without arguments, its selftest, or the help; and the ar
 whose errors are one line (every script that takes options)."""
 
 import argparse
+import tempfile
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -23,3 +24,12 @@ def check_main(argv, doc, check, selftest):
         print(doc)
         return 0 if argv[1:] in (["--help"], ["-h"]) else 2
     return check()
+
+
+def writable(folder):
+    """Whether a file can be made in `folder` (tried: permissions, a read-only file system)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return True
+    except OSError:
+        return False
