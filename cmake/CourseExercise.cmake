@@ -159,14 +159,18 @@ function(course_add_exercise lesson_dir number name)
   # Its tests need the GPU check first (a CTest fixture, common/tests/summary): building the
   # exercise builds the check, however few targets a build names.
   add_dependencies(exercise${id} course_gpu_probe)
+  # Every test of the exercise carries the label ex<NN>.<number> (the model answer's, sol<NN>.<number>):
+  # grade.py selects them by it (scripts/course/grading.py, Exercise.label and model_label).
   course_discover_tests(exercise${id} PREFIX "${nn} exercise ${number}" GPU
-    GPU_LABELS exercise TIMEOUT ${COURSE_EXERCISE_TIMEOUT})
-  course_exercise_checks(exercise${id} "${nn} exercise ${number}" exercise "" ${checks_args})
+    GPU_LABELS exercise ex${nn}.${number} TIMEOUT ${COURSE_EXERCISE_TIMEOUT})
+  course_exercise_checks(exercise${id} "${nn} exercise ${number}" "exercise;ex${nn}.${number}" ""
+    ${checks_args})
   if(model)
     course_exercise_answer(solution${id} "${solution}" ${answer_args})
     course_discover_tests(solution${id} PREFIX "${nn} solution ${number}" GPU
-      GPU_LABELS solution TIMEOUT ${COURSE_EXERCISE_TIMEOUT})
-    course_exercise_checks(solution${id} "${nn} solution ${number}" solution "" ${checks_args})
+      GPU_LABELS solution sol${nn}.${number} TIMEOUT ${COURSE_EXERCISE_TIMEOUT})
+    course_exercise_checks(solution${id} "${nn} solution ${number}" "solution;sol${nn}.${number}"
+      "" ${checks_args})
   endif()
 
   # The wrong answers. Each says, on a line of its own, how it must score zero:
@@ -293,10 +297,13 @@ function(course_exercise_answer target answer)
       set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${answer_dir}")
     endif()
   endif()
+  # The check's verdict, answer_check.json beside the staged answer, is what grade.py reads.
   add_custom_command(OUTPUT "${stage_dir}/${name}.cuh"
-    COMMAND "${CMAKE_COMMAND}" -E rm -f "${stage_dir}/${name}.cuh"
+    BYPRODUCTS "${stage_dir}/answer_check.json"
+    COMMAND "${CMAKE_COMMAND}" -E rm -f "${stage_dir}/${name}.cuh" "${stage_dir}/answer_check.json"
     COMMAND "${CMAKE_COMMAND}" -D "EXERCISE=${target}" -D "SOURCE=${answer}"
-            -D "DESTINATION=${stage_dir}/${name}.cuh" ${arg_CHECK_ARGS}
+            -D "DESTINATION=${stage_dir}/${name}.cuh"
+            -D "VERDICT=${stage_dir}/answer_check.json" ${arg_CHECK_ARGS}
     DEPENDS ${answer_depends} "${PROJECT_SOURCE_DIR}/cmake/check_exercise.cmake"
     COMMENT "Checking ${target}'s ${name}.cuh" VERBATIM)
   add_library(${target}_answer OBJECT "${arg_GRADING}/${name}_harness.cu"
@@ -362,7 +369,7 @@ function(course_exercise_checks target prefix label expect)
         PASS_REGULAR_EXPRESSION
         "more than [0-9.]+ times the model answer's|the answer's timed run failed")
     endif()
-    if(NOT label STREQUAL "exercise")
+    if(NOT "exercise" IN_LIST label)
       course_count_gpu_test("${name}")
     endif()
   endif()

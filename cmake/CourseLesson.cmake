@@ -181,10 +181,11 @@ set(COURSE_FAILURE "FAILED:|did not finish in [0-9]+ s")
 function(course_label_tests list_var labels)
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${list_var}_labels.cmake")
   set(count "")
-  set(properties "LABELS \"${labels}\" PASS_REGULAR_EXPRESSION \"${COURSE_COMPLETION}\" "
-                 "FAIL_REGULAR_EXPRESSION \"${COURSE_FAILURE}\" "
-                 "SKIP_REGULAR_EXPRESSION \"SKIPPED: \"")
-  string(CONCAT properties ${properties})
+  # (One quoted string: a list of labels keeps its semicolons.)
+  string(CONCAT properties "LABELS \"${labels}\" "
+                "PASS_REGULAR_EXPRESSION \"${COURSE_COMPLETION}\" "
+                "FAIL_REGULAR_EXPRESSION \"${COURSE_FAILURE}\" "
+                "SKIP_REGULAR_EXPRESSION \"SKIPPED: \"")
   if("exercise" IN_LIST labels)
     # The starters' tests first need the GPU check (common/tests/summary), even when -R picks a few.
     string(APPEND properties " FIXTURES_REQUIRED course_exercise_gpu")

@@ -3,7 +3,7 @@
 #   cmake -D EXERCISE=exercise01_1 -D SOURCE=path/to/per_warp_histogram.cuh
 #         [-D DESTINATION=build/.../per_warp_histogram.cuh]
 #         [-D SUPPORT=a_support.cuh,...] [-D FORBID=__match_any_sync,__match_all_sync,...]
-#         -P cmake/check_exercise.cmake
+#         [-D VERDICT=build/.../answer_check.json] -P cmake/check_exercise.cmake
 #
 # An answer may include the C++ standard library, the CUDA headers listed below and the
 # exercise's own support headers (SUPPORT), and nothing else: not CUB, Thrust or cuBLAS, not the
@@ -17,13 +17,37 @@
 #   exercise02_2: block_all_sum.cuh uses __shfl_down_sync (not allowed in this exercise)
 # and exits with an error, so the exercise does not build and earns nothing. docs/instructors.md
 # says what this check can and cannot see.
+#
+# With VERDICT, it also writes its verdict there, for grade.py (which reads no build output):
+#   {"check": "answer", "pass": false, "missing": true, "why": "<file> is missing"}
+#   {"check": "answer", "pass": false, "why": "<the first problem>", "problems": ["...", ...]}
+#   {"check": "answer", "pass": true}
 cmake_minimum_required(VERSION 3.18)
 
 if(NOT DEFINED EXERCISE OR NOT DEFINED SOURCE)
   message(FATAL_ERROR "check_exercise.cmake needs -D EXERCISE=... -D SOURCE=...")
 endif()
+
+# `text` as a JSON string, quotes included.
+function(json_quote text out)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  string(REPLACE "\n" "\\n" text "${text}")
+  string(REPLACE "\t" "\\t" text "${text}")
+  string(REPLACE "\r" "\\r" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+# Writes the verdict file, when VERDICT names one: `fields` are the JSON object's other members.
+function(write_verdict fields)
+  if(DEFINED VERDICT AND NOT VERDICT STREQUAL "")
+    file(WRITE "${VERDICT}" "{\"check\": \"answer\", ${fields}}\n")
+  endif()
+endfunction()
+
 get_filename_component(file_name "${SOURCE}" NAME)
 if(NOT EXISTS "${SOURCE}")
+  json_quote("${file_name} is missing" why)
+  write_verdict("\"pass\": false, \"missing\": true, \"why\": ${why}")
   message(FATAL_ERROR "${EXERCISE}: ${file_name} is missing (expected at ${SOURCE})")
 endif()
 file(READ "${SOURCE}" text)
@@ -188,9 +212,15 @@ endif()
 if(problems)
   list(REMOVE_DUPLICATES problems)
   set(report "")
+  set(quoted "")
   foreach(problem IN LISTS problems)
     string(APPEND report "${EXERCISE}: ${file_name} ${problem} (not allowed in this exercise)\n")
+    json_quote("${file_name} ${problem}" one)
+    list(APPEND quoted "${one}")
   endforeach()
+  list(GET quoted 0 first)
+  list(JOIN quoted ", " all)
+  write_verdict("\"pass\": false, \"why\": ${first}, \"problems\": [${all}]")
   # message(FATAL_ERROR) would wrap the lines; print them as they are, then fail.
   execute_process(COMMAND "${CMAKE_COMMAND}" -E echo_append "${report}")
   message(FATAL_ERROR "${EXERCISE}: ${file_name} was not built: see the lines above, and "
@@ -200,3 +230,4 @@ endif()
 if(DEFINED DESTINATION AND NOT DESTINATION STREQUAL "")
   configure_file("${SOURCE}" "${DESTINATION}" COPYONLY)
 endif()
+write_verdict("\"pass\": true")

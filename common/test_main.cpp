@@ -7,9 +7,21 @@
 // cannot pass as "no GPU"). Test cases tagged [large] also pass --needs-gpu-memory BYTES, and are
 // skipped the same way on a GPU with less free memory. Test cases tagged [multi] pass
 // --needs-gpus N, and are skipped the same way on a machine with fewer than N GPUs.
+//
+// The results channel (grade.py): when the run is given a key (COURSE_RESULT_KEY, drawn fresh by
+// grade.py or scripts/time_answer.py for each run of a program), main() reads it first, wipes it
+// from the environment, and every line that a grader reads carries it:
+//   COURSE-VERDICT <key> {"check": "tests", "pass": true, "seed": N}     after the last check
+//   COURSE-VERDICT <key> {"check": "catch2", "pass": false, "test": ..., "why": ...}  each failed
+//   one COURSE-VERDICT <key> {"check": "watchdog", "pass": false, "why": ...}   a kernel that hung
+//   COURSE-VERDICT <key> {"check": "gpu", "skip": true, "why": ...}        no usable GPU
+//   COURSE-TIME <key> <ms> ms, COURSE-SIZES <key> <what> = ...            (testing.hpp)
+// A line without the run's key is not the harness's, whoever printed it. Without a key (a plain
+// ctest run) none of these is printed but the sizes and the time, in their "COURSE-TIME: " form.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -20,6 +32,9 @@
 
 #if COURSE_CATCH2_MAJOR == 3
 #include <catch2/catch_session.hpp>
+#include <catch2/catch_test_case_info.hpp>
+#include <catch2/reporters/catch_reporter_event_listener.hpp>
+#include <catch2/reporters/catch_reporter_registrars.hpp>
 #else
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
@@ -31,6 +46,86 @@ namespace {
 
 std::uint64_t g_seed = 0;
 std::string g_program = "test";
+std::string g_key;        // the run's result key, or "" (none given)
+std::string g_test_case;  // the test case running now, for a failed check's verdict
+
+// Takes the run's key from COURSE_RESULT_KEY and wipes it from the environment, the bytes too (a
+// process's /proc/self/environ reads the bytes it started with). A key is 16 to 64 hex digits;
+// anything else is no key.
+void take_key() {
+  char* text = std::getenv("COURSE_RESULT_KEY");
+  if (text == nullptr) return;
+  const std::string key = text;
+  std::memset(text, '0', key.size());
+  unsetenv("COURSE_RESULT_KEY");
+  if (key.size() < 16 || key.size() > 64 ||
+      key.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return;
+  g_key = key;
+}
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// One verdict line: {"check": <check>, <fields>}.
+void verdict(const char* check, const std::string& fields) {
+  if (g_key.empty()) return;
+  std::fflush(stdout);
+  std::printf("COURSE-VERDICT %s {\"check\": %s, %s}\n", g_key.c_str(), json_string(check).c_str(),
+              fields.c_str());
+  std::fflush(stdout);
+}
+
+// Every failed check of a test case, as a verdict line (what Catch2 itself prints is for people).
+#if COURSE_CATCH2_MAJOR == 3
+using ListenerBase = Catch::EventListenerBase;
+#else
+using ListenerBase = Catch::TestEventListenerBase;
+#endif
+struct VerdictListener : ListenerBase {
+  using ListenerBase::ListenerBase;
+  void testCaseStarting(Catch::TestCaseInfo const& info) override { g_test_case = info.name; }
+  void report(Catch::AssertionStats const& stats) {
+    const Catch::AssertionResult& result = stats.assertionResult;
+    if (result.isOk()) return;
+    std::string why = result.hasExpression() ? result.getExpressionInMacro() : std::string();
+    if (result.hasExpandedExpression() && result.getExpandedExpression() != result.getExpression())
+      why += " [" + result.getExpandedExpression() + "]";
+    // (Catch2 v3 gives the message as a StringRef, which converts to std::string only explicitly.)
+    std::string said = static_cast<std::string>(result.getMessage());
+    for (const auto& info : stats.infoMessages) {
+      if (info.message != said) said += (said.empty() ? "" : " ") + info.message;
+    }
+    if (!said.empty()) why = why.empty() ? said : said + " [" + why + "]";
+    verdict("catch2", "\"pass\": false, \"test\": " + json_string(g_test_case) +
+                          ", \"why\": " + json_string(why.empty() ? "failed" : why));
+  }
+#if COURSE_CATCH2_MAJOR == 3
+  void assertionEnded(Catch::AssertionStats const& stats) override {
+    report(stats);
+  }
+#else
+  bool assertionEnded(Catch::AssertionStats const& stats) override {
+    report(stats);
+    return true;
+  }
+#endif
+};
+CATCH_REGISTER_LISTENER(VerdictListener)
 
 std::uint64_t choose_seed() {
   if (const char* fixed = std::getenv("COURSE_TEST_SEED")) {
@@ -49,10 +144,21 @@ std::uint64_t seed() {
 const char* program_name() {
   return g_program.c_str();
 }
+void report_failure(const char* check, const char* why) {
+  verdict(check, "\"pass\": false, \"why\": " + json_string(why));
+}
+void result_line(const char* kind, const std::string& text) {
+  if (g_key.empty()) {
+    std::printf("%s: %s\n", kind, text.c_str());
+  } else {
+    std::printf("%s %s %s\n", kind, g_key.c_str(), text.c_str());
+  }
+}
 }  // namespace course::test
 
 int main(int argc, char** argv) {
   constexpr int kSkipped = 77;
+  take_key();
   if (argc > 0) {
     g_program = argv[0];
     g_program = g_program.substr(g_program.find_last_of("/\\") + 1);
@@ -87,15 +193,20 @@ int main(int argc, char** argv) {
       const char* required = std::getenv("COURSE_REQUIRE_GPU");
       if (required != nullptr && std::string(required) == "1") {
         std::printf("FAILED: COURSE_REQUIRE_GPU=1, but no usable CUDA GPU (%s)\n", why.c_str());
+        course::test::report_failure("gpu", ("no usable CUDA GPU (" + why + ")").c_str());
         return 1;
       }
       std::printf("SKIPPED: no usable CUDA GPU (%s)\n", why.c_str());
+      verdict("gpu", "\"skip\": true, \"why\": " + json_string("no usable CUDA GPU (" + why + ")"));
       return kSkipped;
     }
     int gpus = 0;
     CUDA_CHECK(cudaGetDeviceCount(&gpus));
     if (gpus < needs_gpus) {
       std::printf("SKIPPED: needs %d GPUs, %d found\n", needs_gpus, gpus);
+      verdict("gpu", "\"skip\": true, \"why\": " +
+                         json_string("needs " + std::to_string(needs_gpus) + " GPUs, " +
+                                     std::to_string(gpus) + " found"));
       return kSkipped;
     }
     std::size_t free_bytes = 0;
@@ -104,6 +215,10 @@ int main(int argc, char** argv) {
     if (free_bytes < needs_memory) {
       std::printf("SKIPPED: needs %llu bytes of free GPU memory, %zu are free\n",
                   static_cast<unsigned long long>(needs_memory), free_bytes);
+      verdict("gpu",
+              "\"skip\": true, \"why\": " + json_string("needs " + std::to_string(needs_memory) +
+                                                        " bytes of free GPU memory, " +
+                                                        std::to_string(free_bytes) + " are free"));
       return kSkipped;
     }
   }
@@ -135,6 +250,7 @@ int main(int argc, char** argv) {
     std::printf("%s seed %llu\n", course::test::kCompletionLine,
                 static_cast<unsigned long long>(g_seed));
     std::fflush(stdout);
+    verdict("tests", "\"pass\": true, \"seed\": " + std::to_string(g_seed));
   }
   // Catch2 returns the number of failed assertions; 77 of them must not read as "skipped".
   return result == kSkipped ? 1 : result;

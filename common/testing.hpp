@@ -51,6 +51,18 @@ std::uint64_t seed();
 // What test_main.cpp prints, with the seed, after the last check when every check passed.
 inline constexpr const char* kCompletionLine = "COURSE-TESTS-COMPLETE: every check passed,";
 
+// A line for the grader: "<kind> <key> <text>" when grade.py gave the run a result key, else
+// "<kind>: <text>" (test_main.cpp, which says what the key is for).
+void result_line(const char* kind, const std::string& text);
+
+// A failed check outside Catch2's (the watchdog's), as a verdict line the grader reads.
+void report_failure(const char* check, const char* why);
+
+// The seed and the sizes, as a result line ends them.
+inline std::string seed_note(std::uint64_t seed) {
+  return " (seed " + std::to_string(seed) + ")";
+}
+
 // A random number from the run's seed and a stream number: the same pair gives the same number,
 // so a test can draw several from one seed (splitmix64).
 inline std::uint64_t drawn(std::uint64_t seed, std::uint64_t stream) {
@@ -77,35 +89,34 @@ inline std::vector<std::size_t> at_edges(std::uint64_t seed, std::uint64_t strea
   return sizes;
 }
 
-// A number drawn from `seed` at `stream`, in [lo, lo + span), printed as "COURSE-SIZES: <what> =
-// <n>" for grade.py's report: a size or a count no one can know in advance.
+// A number drawn from `seed` at `stream`, in [lo, lo + span), reported as a COURSE-SIZES line
+// ("<what> = <n>") for grade.py's report: a size or a count no one can know in advance.
 inline std::size_t drawn_in(std::uint64_t seed, std::uint64_t stream, std::size_t lo,
                             std::size_t span, const char* what) {
   const std::size_t value = lo + drawn(seed, stream) % std::max<std::size_t>(span, 1);
-  std::printf("COURSE-SIZES: %s = %zu (seed %llu)\n", what, value,
-              static_cast<unsigned long long>(seed));
+  result_line("COURSE-SIZES", std::string(what) + " = " + std::to_string(value) + seed_note(seed));
   return value;
 }
 
 // Sizes for a graded test: `fixed` (the edges every run tries), then `extra` sizes drawn from the
 // seed, each a random multiple of one of `units` (32 for a warp, 256 for a block, ...) plus -1, 0
 // or +1, from 1 to `most`. No size can be known in advance, and over runs every edge of every unit
-// is reached. Prints them as "COURSE-SIZES: <what>: ..." for grade.py's report.
+// is reached. Reports them as a COURSE-SIZES line ("<what> = ...") for grade.py's report.
 inline std::vector<std::size_t> drawn_sizes(std::uint64_t seed, std::vector<std::size_t> fixed,
                                             const std::vector<std::size_t>& units, std::size_t most,
                                             int extra = 4, const char* what = "n") {
   const std::vector<std::size_t> drawn_ones = at_edges(seed, 0, units, 1, most, extra);
   fixed.insert(fixed.end(), drawn_ones.begin(), drawn_ones.end());
-  std::printf("COURSE-SIZES: %s =", what);
+  std::string text = std::string(what) + " =";
   for (std::size_t i = 0; i < fixed.size(); ++i)
-    std::printf("%s %zu", i == 0 ? "" : ",", fixed[i]);
-  std::printf(" (seed %llu)\n", static_cast<unsigned long long>(seed));
+    text += (i == 0 ? " " : ", ") + std::to_string(fixed[i]);
+  result_line("COURSE-SIZES", text + seed_note(seed));
   return fixed;
 }
 
 // The [timing] test case of a graded exercise: calls `call` (the graded call, which waits for its
-// kernels) once to warm up, then `reps` times, and prints the median wall time as
-// "COURSE-TIME: <ms> ms", which scripts/time_answer.py sets against the model answer's.
+// kernels) once to warm up, then `reps` times, and reports the median wall time as a COURSE-TIME
+// line ("<ms> ms"), which scripts/time_answer.py sets against the model answer's.
 // `prepare` runs before each call, off the clock (restoring an input the call changes).
 template <typename Call, typename Prepare>
 double report_time(Call&& call, int reps, Prepare&& prepare) {
@@ -121,7 +132,9 @@ double report_time(Call&& call, int reps, Prepare&& prepare) {
   }
   std::sort(ms.begin(), ms.end());
   const double median = ms[ms.size() / 2];
-  std::printf("COURSE-TIME: %.4f ms\n", median);
+  char text[64];
+  std::snprintf(text, sizeof text, "%.4f ms", median);
+  result_line("COURSE-TIME", text);
   return median;
 }
 

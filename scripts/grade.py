@@ -4,7 +4,7 @@
     python3 scripts/grade.py STUDENT_DIR [--build-dir DIR] [--junit FILE]
     python3 scripts/grade.py --class CLASS_DIR [--out DIR] [--build-dir DIR]
     python3 scripts/grade.py --build-only (STUDENT_DIR | --class CLASS_DIR [--out DIR])
-    python3 scripts/grade.py selftest plan | arguments | build-only | names [BUILD_DIR]
+    python3 scripts/grade.py selftest plan | arguments | build-only | runner | names [BUILD_DIR]
 
 STUDENT_DIR is a student's copy of exercises/ (or a folder that holds one, named exercises).
 CLASS_DIR holds one such folder per student; the folder's name is the student's name in the
@@ -157,7 +157,8 @@ def main(argv):
     # (Two words, so that a student's folder named selftest is still graded.)
     if argv[1:] == ["selftest", "assignments"]:
         return assignments.selftest()
-    if argv[1:2] == ["selftest"] and argv[2:] in (["plan"], ["arguments"], ["build-only"]):
+    if argv[1:2] == ["selftest"] and argv[2:] in (["plan"], ["arguments"], ["build-only"],
+                                                  ["runner"]):
         return grading.selftest(argv[2], parse)
     if argv[1:2] == ["selftest"] and argv[2:3] == ["names"] and len(argv) <= 4:
         return grading.selftest("names", parse, argv[3] if len(argv) == 4 else None)

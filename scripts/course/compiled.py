@@ -6,6 +6,8 @@ import shutil
 import subprocess  # noqa: F401 (c++filt)
 import sys
 
+from course import verdicts
+
 # ".visible .entry _ZN10exercise011kEPKhmPy(" or ".func  (.param .b32 func_retval0) _Z3fooi("
 FUNCTION = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.(?:entry|func)\s+"
                       r"(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)")
@@ -197,4 +199,6 @@ def check(spec, ptx_paths, answer):
     if not found:
         print(f"{answer}: its compiled code holds what the exercise asks for and nothing it "
               "rules out")
+    verdicts.say("compiled", not found, found[0] if found else "every rule holds",
+                 broken=found)
     return 1 if found else 0

@@ -11,8 +11,7 @@ import sys
 import tempfile
 import time
 
-TIME = re.compile(r"^COURSE-TIME: ([0-9.]+) ms", re.M)
-COMPLETE = re.compile(r"^COURSE-TESTS-COMPLETE: every check passed, seed [0-9]+", re.M)
+from course import verdicts
 
 
 def answer_limit(factor, model_seconds):
@@ -25,30 +24,38 @@ def answer_limit(factor, model_seconds):
 
 def one_run(program, limit=None):
     """(ms, None, seconds) or (None, why, seconds); why is "SKIPPED" without a GPU and "LIMIT"
-    when the run was stopped at `limit` seconds."""
+    when the run was stopped at `limit` seconds. Each run gets a key of its own (course.verdicts):
+    only the lines that carry it are read."""
+    key = verdicts.new_key()
     start = time.monotonic()
     try:
         done = subprocess.run([program, "--needs-gpu", "[timing]"], capture_output=True,
-                              text=True, env=os.environ, timeout=limit)
+                              text=True, env=verdicts.keyed_env(os.environ, key), timeout=limit)
     except subprocess.TimeoutExpired:
         return None, "LIMIT", time.monotonic() - start
     seconds = time.monotonic() - start
-    ms, why = read_run(done)
+    ms, why = read_run(done, key)
     return ms, why, seconds
 
 
-def read_run(done):
-    """(ms, None) or (None, why), or (None, "SKIPPED"), from a finished run."""
-    out = done.stdout + done.stderr
-    if done.returncode == 77 or "SKIPPED: " in out:
+def read_run(done, key):
+    """(ms, None) or (None, why), or (None, "SKIPPED"), from a finished run given `key`: its exit
+    status, its keyed verdicts and its one keyed COURSE-TIME line."""
+    found = verdicts.read(done.stdout + done.stderr, key)
+    passed, skipped, why = verdicts.outcome(found)
+    if skipped or (done.returncode == 77 and not why):
         return None, "SKIPPED"
-    m = TIME.search(out)
-    if done.returncode != 0 or m is None or not COMPLETE.search(out):
-        lines = [line for line in out.splitlines() if line.strip()]
-        why = next((line for line in lines if "did not finish" in line or "FAILED" in line),
-                   lines[-1] if lines else f"exit status {done.returncode}")
-        return None, why.strip()
-    return float(m.group(1)), None
+    times = found["COURSE-TIME"]
+    if done.returncode != 0 or not passed:
+        return None, why or (f"exit status {done.returncode}" if done.returncode else
+                             "it ended without the harness's verdict")
+    words = times[0].split() if len(times) == 1 else []
+    if len(words) != 2 or words[1] != "ms":
+        return None, f"the harness reported {len(times)} times, not one"
+    try:
+        return float(words[0]), None
+    except ValueError:
+        return None, f"the harness's time is not a number: {times[0]!r}"
 
 
 def verdict(name, answer_ms, model_ms, factor):
@@ -69,6 +76,11 @@ def stopped(name, limit, model_seconds, factor):
             "technique the exercise asks for would not take so long")
 
 
+# What the fake test programs of selftest() print: the keyed lines of a run that passed.
+PRELUDE = "import os\nk = os.environ['COURSE_RESULT_KEY']\n"
+PASSED = "print('COURSE-VERDICT', k, '{\"check\": \"tests\", \"pass\": true}')\n"
+
+
 def selftest():
     ok, line = verdict("x", 2.0, 1.0, 3)
     assert ok and "within the bound of 3 times" in line, line
@@ -76,7 +88,6 @@ def selftest():
     assert not ok and "more than 3 times the model answer's" in line, line
     ok, _ = verdict("x", 1.0, 0.0, 3)
     assert not ok
-    assert TIME.search("a\nCOURSE-TIME: 1.25 ms\n").group(1) == "1.25"
     assert answer_limit(3, 2.0) == 30.0 and answer_limit(3, 10.0) == 60.0
     # The stopped line must match what CMake's "expect: slow" tests look for.
     assert re.search(r"more than [0-9.]+ times the model answer's", stopped("x", 60, 10, 3))
@@ -90,8 +101,8 @@ def selftest():
         assert ms is None and why == "LIMIT" and seconds < 4, (why, seconds)
         quick = os.path.join(folder, "quick")
         with open(quick, "w") as f:
-            f.write(f"#!{sys.executable}\nprint('COURSE-TIME: 2.5 ms')\n"
-                    "print('COURSE-TESTS-COMPLETE: every check passed, seed 7')\n")
+            f.write(f"#!{sys.executable}\n{PRELUDE}print('COURSE-TIME', k, '2.5 ms')\n"
+                    f"{PASSED}")
         os.chmod(quick, 0o755)
         ms, why, seconds = one_run(quick, limit=30)
         assert ms == 2.5 and why is None, (ms, why)
@@ -105,8 +116,8 @@ def selftest():
                 f.write(f"#!{sys.executable}\nimport os\nc = {count!r}\n"
                         "n = int(open(c).read()) if os.path.exists(c) else 0\n"
                         "open(c, 'w').write(str(n + 1))\n"
-                        f"print('COURSE-TIME: %d ms' % {times}[n])\n"
-                        "print('COURSE-TESTS-COMPLETE: every check passed, seed 7')\n")
+                        f"{PRELUDE}print('COURSE-TIME', k, '%d ms' % {times}[n])\n"
+                        f"{PASSED}")
             os.chmod(script, 0o755)
             with contextlib.redirect_stdout(io.StringIO()) as said:
                 status = time_answer(script, quick, 3, "x", 2)
@@ -114,6 +125,20 @@ def selftest():
             assert ("best of 4 turns" in said.getvalue()) == (runs == 4), said.getvalue()
             assert ("x: past the bound after 2 turns; 2 more before the verdict\n"
                     in said.getvalue()) == (runs == 4), said.getvalue()
+        # Lines without the run's key are not the harness's: a time printed by the answer, a
+        # second time, a verdict with a key of its own, exit 0 without a verdict.
+        for body, why in (("print('COURSE-TIME: 0.1 ms')\n" + PASSED, "reported 0 times"),
+                          ("print('COURSE-TIME', k, '1 ms')\nprint('COURSE-TIME', k, '2 ms')\n"
+                           + PASSED, "reported 2 times"),
+                          ("print('COURSE-TIME', k, '1 ms')\nprint('COURSE-VERDICT 0123456789abcdef"
+                           "0123456789abcdef {\"check\": \"tests\", \"pass\": true}')\n",
+                           "without the harness's verdict")):
+            forged = os.path.join(folder, f"forged_{len(os.listdir(folder))}")
+            with open(forged, "w") as f:
+                f.write(f"#!{sys.executable}\n{PRELUDE}{body}")
+            os.chmod(forged, 0o755)
+            ms, got, _ = one_run(forged, limit=30)
+            assert ms is None and why in got, (body, got)
     print("time_answer.py selftest: ok")
     return 0
 
@@ -142,12 +167,15 @@ def time_answer(answer, model, factor, name, rounds):
                 model_seconds = seconds if model_seconds is None else min(model_seconds, seconds)
             if why == "LIMIT":
                 print(stopped(name, limit, model_seconds, factor))
+                verdicts.say("time", False, stopped(name, limit, model_seconds, factor))
                 return 1
             if why == "SKIPPED":
                 print("SKIPPED: no usable CUDA GPU: the timing needs one")
+                verdicts.say("time", None, "no usable CUDA GPU", skip=True)
                 return 77
             if why is not None:
                 print(f"{name}: the {who}'s timed run failed: {why}")
+                verdicts.say("time", False, f"the {who}'s timed run failed: {why}")
                 return 1
             best[who] = ms if best[who] is None else min(best[who], ms)
     ok, line = verdict(name, best["answer"], best["model"], factor)
@@ -155,4 +183,5 @@ def time_answer(answer, model, factor, name, rounds):
         first = f"the first {rounds} were" if rounds > 1 else "the first was"
         line += f" (best of {2 * rounds} turns; {first} past the bound)"
     print(line)
+    verdicts.say("time", ok, line, answer_ms=best["answer"], model_ms=best["model"])
     return 0 if ok else 1

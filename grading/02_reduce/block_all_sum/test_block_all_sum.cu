@@ -27,10 +27,10 @@ std::vector<int> block_sizes(std::uint64_t seed) {
   std::vector<int> sizes = {32, 64, 96, 160, 256, 512, 992, 1024};
   for (int k = 0; k < 3; ++k)
     sizes.push_back(32 * (1 + static_cast<int>(drawn(seed, 50 + k) % 32)));
-  std::printf("COURSE-SIZES: block_all_sum threads per block =");
+  std::string text = "block_all_sum threads per block =";
   for (std::size_t i = 0; i < sizes.size(); ++i)
-    std::printf("%s %d", i == 0 ? "" : ",", sizes[i]);
-  std::printf(" (seed %llu)\n", static_cast<unsigned long long>(seed));
+    text += (i == 0 ? " " : ", ") + std::to_string(sizes[i]);
+  course::test::result_line("COURSE-SIZES", text + course::test::seed_note(seed));
   return sizes;
 }
 
