@@ -85,6 +85,10 @@ def parse(argv):
                         help="say which answers build (exit 1 if one does not, or is "
                              "missing); run nothing, give no points, write no grades (no GPU "
                              "needed)")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run each test in a bubblewrap sandbox (bwrap): the file system "
+                             "read-only, solutions/ and the students' folders hidden, a private "
+                             "/tmp, no network, nothing left running after a test")
     parser.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
                         help="test programs run at once (default: min(8, CPUs))")
     choose = parser.add_mutually_exclusive_group()

@@ -357,9 +357,46 @@ def alive_in_group(group):
     return False
 
 
-def run_one(test, seed):
+class Sandbox:
+    """Where a test runs under --sandbox: bubblewrap (bwrap), with the whole file system read-only,
+    the checkout and the build folder among it, and `hidden` (solutions/, the class's folder) not
+    visible at all; a private /tmp; no network; its own PID namespace, so that nothing a test
+    starts outlives it; and of the devices only the NVIDIA GPUs'."""
+
+    def __init__(self, build_dir, hidden=()):
+        self.build_dir = os.path.realpath(build_dir)
+        self.hidden = [os.path.realpath(h) for h in hidden if os.path.isdir(h)]
+
+    @staticmethod
+    def missing():
+        """Why the sandbox cannot be used here, or "" when it can."""
+        if shutil.which("bwrap") is None:
+            return "bubblewrap (bwrap) is not installed (Debian and Ubuntu: apt install bubblewrap)"
+        done = run(["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                    "--unshare-pid", "--unshare-net", "true"])
+        if done.returncode != 0:
+            return f"bwrap cannot make a sandbox here: {(done.stderr or done.stdout).strip()[:200]}"
+        return ""
+
+    def wrap(self, command, directory):
+        devices = sorted(glob.glob("/dev/nvidia*"))
+        wrapped = ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
+                   "--unshare-ipc", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                   "--tmpfs", "/tmp"]
+        # The checkout and the build folder may sit under /tmp: visible again, read-only.
+        for path in (ROOT, self.build_dir):
+            wrapped += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
+        for device in devices:  # /dev/nvidia0, nvidiactl, nvidia-uvm, the nvidia-caps folder...
+            wrapped += ["--dev-bind", device, device]
+        for path in self.hidden:
+            wrapped += ["--tmpfs", path]
+        return wrapped + ["--chdir", directory or self.build_dir, "--", *command]
+
+
+def run_one(test, seed, sandbox=None):
     """Runs one test's command as CTest would (its environment, folder and time limit), given a
-    fresh result key and the grading's seed. Returns (None if it passed, else why not; skipped;
+    fresh result key and the grading's seed; under `sandbox` (a Sandbox), inside it. Returns
+    (None if it passed, else why not; skipped;
     seconds; the keyed lines worth reporting). It passes when it exits with status 0, its keyed
     verdicts say it passed and none says it failed, and it left no process behind: every process
     of its session is stopped when it ends."""
@@ -373,8 +410,9 @@ def run_one(test, seed):
     timed_out = False
     left = False
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace") as out:
+        command = sandbox.wrap(test.command, test.directory) if sandbox else test.command
         try:
-            process = subprocess.Popen(test.command, cwd=test.directory or None, env=env,
+            process = subprocess.Popen(command, cwd=test.directory or None, env=env,
                                        stdin=subprocess.DEVNULL, stdout=out,
                                        stderr=subprocess.STDOUT, start_new_session=True)
         except OSError as error:
@@ -430,7 +468,7 @@ def junit_case(name, classname, seconds=0.0, failure=None, skipped=None, notes=(
     return case
 
 
-def run_tests(build_dir, exercise, jobs, seed):
+def run_tests(build_dir, exercise, jobs, seed, sandbox=None):
     """Runs one exercise's tests (those CTest lists under its label), `jobs` at a time and the
     RUN_SERIAL ones alone; returns ({test name after the prefix: (None if it passed, else why not;
     its JUnit testcase)}, [what the tests reported: their sizes, the time bound])."""
@@ -450,11 +488,12 @@ def run_tests(build_dir, exercise, jobs, seed):
 
     together = [t for t in tests if not t.serial]
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for test, outcome in zip(together, pool.map(lambda t: run_one(t, seed), together)):
+        for test, outcome in zip(together,
+                                 pool.map(lambda t: run_one(t, seed, sandbox), together)):
             record(test, outcome)
     for test in tests:
         if test.serial:
-            record(test, run_one(test, seed))
+            record(test, run_one(test, seed, sandbox))
     return results, notes
 
 
@@ -564,7 +603,8 @@ def grade_student(student, exercises_dir, build_dir, args):
                                         failure=why_not_built))
             problems.append((exercise, "(build)", why_not_built))
         else:
-            results, notes = run_tests(build_dir, exercise, args.jobs, args.seed)
+            results, notes = run_tests(build_dir, exercise, args.jobs, args.seed,
+                                       getattr(args, "box", None))
             passed = 0
             failed = []
             for test in names:
@@ -632,6 +672,17 @@ def grade(args):
         args.exercises = exercises()
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop_running_tests)
+    args.box = None
+    if getattr(args, "sandbox", False) and not args.build_only:
+        why = Sandbox.missing()
+        if why:
+            print(f"grade.py: error: --sandbox: {why}", file=sys.stderr)
+            return 2
+        # Hidden from the tests: the model answers' sources, and every student's folder.
+        hidden = [os.path.join(ROOT, "solutions"), os.path.abspath(args.class_dir or args.student)]
+        needed = [os.path.realpath(p) + os.sep for p in (ROOT, args.build_dir)]
+        args.box = Sandbox(args.build_dir, [h for h in hidden if not any(
+            n.startswith(os.path.realpath(h) + os.sep) for n in needed)])
     names, why = gpus()
     gpu = bool(names)
     gpu_text = f"GPU 0: {names[0]}" if gpu else why
@@ -1051,6 +1102,10 @@ def selftest_names(build_dir=None):
         return problems
 
 
+# What a made-up test program of the runner's selftest prints to pass.
+PASS_LINE = "verdict('{\"check\": \"tests\", \"pass\": true}')"
+
+
 def selftest_runner():
     """How grade.py decides a test, on made-up test programs (no GPU, no build): a pass needs exit
     status 0 and the run's own keyed verdict; a line with another key, a verdict without the exit
@@ -1068,7 +1123,7 @@ def selftest_runner():
             os.chmod(path, 0o755)
             return path
 
-        passed = "verdict('{\"check\": \"tests\", \"pass\": true}')"
+        passed = PASS_LINE
         leftover = os.path.join(tmp, "leftover.pid")
         cases = [
             ("passes", passed, None),
@@ -1147,9 +1202,68 @@ def selftest_runner():
                     os.kill(pid, signal.SIGKILL)
         except (OSError, ValueError):
             pass
+        problems += selftest_sandbox(tmp, program)
     if not problems:
         say(f"grade.py selftest runner: ok ({len(cases)} made-up tests decided as they should; "
             "what a test left behind, and a stopped grade.py's test, stopped)")
+    return problems
+
+
+def selftest_sandbox(tmp, program):
+    """--sandbox, where bwrap works: a made-up test that passes only if, inside, the hidden folder
+    is not there, the build folder cannot be written, /tmp is its own, there is no network but the
+    loopback, and it sees only its own processes; what it leaves running is gone after it ends."""
+    why = Sandbox.missing()
+    if why:
+        say(f"grade.py selftest runner: the sandbox is not checked here ({why})")
+        return []
+    build_dir = os.path.join(tmp, "sandbox-build")
+    hidden = os.path.join(build_dir, "hidden")  # visible inside, but for the sandbox's hiding
+    os.makedirs(build_dir)
+    os.makedirs(hidden)
+    with open(os.path.join(hidden, "model_answer.cuh"), "w", encoding="utf-8") as f:
+        f.write("// the answer\n")
+    with open(os.path.join(tmp, "outside.txt"), "w", encoding="utf-8") as f:
+        f.write("a file in the grader's /tmp\n")
+    marker = f"{61 + os.getpid() % 1000 / 1000:.3f}"  # a sleep no other process runs
+    body = f"""import socket
+def fail(code, why):
+    print(why, flush=True)
+    sys.exit(code)
+if os.path.exists({os.path.join(hidden, "model_answer.cuh")!r}):
+    fail(3, "the hidden folder is visible")
+if os.path.exists({os.path.join(tmp, "outside.txt")!r}):
+    fail(4, "the grader's /tmp is visible")
+try:
+    open({os.path.join(build_dir, "written")!r}, "w")
+    fail(5, "the build folder is writable")
+except OSError:
+    pass
+open("/tmp/mine", "w").write("x")
+if [name for _, name in socket.if_nameindex() if name != "lo"]:
+    fail(6, "a network device other than the loopback")
+if len([p for p in os.listdir("/proc") if p.isdigit()]) > 3:
+    fail(7, "other processes are visible")
+subprocess.Popen(["sleep", {marker!r}])
+{PASS_LINE}"""
+    path = program("sandboxed", body)
+    moved = os.path.join(build_dir, "sandboxed")
+    os.rename(path, moved)
+    test = Test({"name": "99 exercise 1/sandboxed", "command": [moved],
+                 "properties": [{"name": "TIMEOUT", "value": 20}]})
+    outcome, _, _, _ = run_one(test, 1, Sandbox(build_dir, [hidden]))
+    problems = []
+    if outcome is not None:
+        problems.append(f"under the sandbox, the made-up test failed: {outcome}")
+    time.sleep(0.3)
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                if marker.encode() in f.read():
+                    problems.append("a process the sandboxed test left is still running")
+                    os.kill(int(entry), signal.SIGKILL)
+        except (OSError, ValueError):
+            continue
     return problems
 
 
