@@ -49,15 +49,27 @@ std::string g_program = "test";
 std::string g_key;        // the run's result key, or "" (none given)
 std::string g_test_case;  // the test case running now, for a failed check's verdict
 
-// Takes the run's key from COURSE_RESULT_KEY and wipes it from the environment, the bytes too (a
-// process's /proc/self/environ reads the bytes it started with). A key is 16 to 64 hex digits;
-// anything else is no key.
+// Takes an environment variable's value and wipes it from the environment, the bytes too (a
+// process's /proc/self/environ reads the bytes it started with): the answer's code, which runs
+// later, inside the tests, is not handed it. Returns whether it was set.
+bool take_env(const char* name, std::string* value) {
+  char* text = std::getenv(name);
+  if (text == nullptr) return false;
+  *value = text;
+  std::memset(text, '0', value->size());
+  unsetenv(name);
+  return true;
+}
+
+std::string g_fixed_seed;  // COURSE_TEST_SEED, taken with the key
+bool g_seed_given = false;
+
+// Takes the run's key (COURSE_RESULT_KEY) and the tests' seed (COURSE_TEST_SEED) before anything
+// else runs. A key is 16 to 64 hex digits; anything else is no key.
 void take_key() {
-  char* text = std::getenv("COURSE_RESULT_KEY");
-  if (text == nullptr) return;
-  const std::string key = text;
-  std::memset(text, '0', key.size());
-  unsetenv("COURSE_RESULT_KEY");
+  g_seed_given = take_env("COURSE_TEST_SEED", &g_fixed_seed);
+  std::string key;
+  if (!take_env("COURSE_RESULT_KEY", &key)) return;
   if (key.size() < 16 || key.size() > 64 ||
       key.find_first_not_of("0123456789abcdef") != std::string::npos)
     return;
@@ -128,9 +140,7 @@ struct VerdictListener : ListenerBase {
 CATCH_REGISTER_LISTENER(VerdictListener)
 
 std::uint64_t choose_seed() {
-  if (const char* fixed = std::getenv("COURSE_TEST_SEED")) {
-    return std::strtoull(fixed, nullptr, 10);
-  }
+  if (g_seed_given) return std::strtoull(g_fixed_seed.c_str(), nullptr, 10);
   std::random_device device;
   return (static_cast<std::uint64_t>(device()) << 32) ^ device();
 }
