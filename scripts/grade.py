@@ -49,9 +49,14 @@ that could not be configured; 77 without a GPU.
 folder, configured only: what grade.py would build makes every file that the tests it would run
 name), arguments (bad --junit and --out paths refused at once, exit 2, nothing configured or
 made), build-only (one exercise, three students: exit 1, a line each, no gradebook written),
-names (the tests CTest lists for each exercise, in BUILD_DIR or a fresh build folder, are the ones
-grade.py expects: an exercise whose program is built test case by test case, the others by the
-checks CMake adds itself).
+names (CMake's labels and test names for each exercise, in BUILD_DIR or a fresh build folder, are
+the ones grade.py expects, the manifest's checks among them, and the answer's test cases are the
+model answer's where both are built; grade.py's names spelt otherwise fail it), runner (a test
+passes only on exit status 0 and its run's own keyed verdict; a forged line, a time limit, a
+process left behind fail; --sandbox hides what it should, where bwrap works).
+
+How a result is read: grade.py runs each test's command itself, with a key drawn for that run
+(COURSE_RESULT_KEY), and reads only the lines that carry it (scripts/course/verdicts.py).
 """
 
 import argparse
