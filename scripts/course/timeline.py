@@ -392,7 +392,7 @@ def pictures():
             RESULTS07, "lesson07_nsys_v4",
             "lesson07 v4 under nsys on 2 H200s: the histogram of 2^30 bytes, 4 chunks per GPU",
             "each GPU computes a chunk on one stream while NCCL reduces the one before on the "
-            "other; the reduce starts only when the SMs it needs are free"),
+            "other; the reduce starts late, which reads as waiting for free SMs"),
         os.path.join(RESULTS07, "lesson07_nsys_v3_summary.txt"): streams_summary(
             RESULTS07, "lesson07_nsys_v3", "lesson07 --work hist --gpus 2 --n 2^32, v3"),
         os.path.join(RESULTS07, "lesson07_nsys_ring_summary.txt"): ring_runs_summary(
