@@ -359,13 +359,14 @@ def alive_in_group(group):
 
 class Sandbox:
     """Where a test runs under --sandbox: bubblewrap (bwrap), with the whole file system read-only,
-    the checkout and the build folder among it, and `hidden` (solutions/, the class's folder) not
-    visible at all; a private /tmp; no network; its own PID namespace, so that nothing a test
-    starts outlives it; and of the devices only the NVIDIA GPUs'."""
+    the checkout and the build folder among it, and `hidden` (solutions/, the class's folder, the
+    staged copies of the model answers) emptied (an empty tmpfs over each); a private /tmp; no
+    network; its own PID namespace, so that nothing a test starts outlives it; and a minimal /dev
+    with the NVIDIA devices added."""
 
     def __init__(self, build_dir, hidden=()):
         self.build_dir = os.path.realpath(build_dir)
-        self.hidden = [os.path.realpath(h) for h in hidden if os.path.isdir(h)]
+        self.hidden = list(hidden)  # folders, or glob patterns read at each test
 
     @staticmethod
     def missing():
@@ -388,8 +389,10 @@ class Sandbox:
             wrapped += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
         for device in devices:  # /dev/nvidia0, nvidiactl, nvidia-uvm, the nvidia-caps folder...
             wrapped += ["--dev-bind", device, device]
-        for path in self.hidden:
-            wrapped += ["--tmpfs", path]
+        for pattern in self.hidden:
+            for path in sorted(glob.glob(pattern)):
+                if os.path.isdir(path):
+                    wrapped += ["--tmpfs", os.path.realpath(path)]
         return wrapped + ["--chdir", directory or self.build_dir, "--", *command]
 
 
@@ -679,10 +682,16 @@ def grade(args):
             print(f"grade.py: error: --sandbox: {why}", file=sys.stderr)
             return 2
         # Hidden from the tests: the model answers' sources, and every student's folder.
+        # (and the copies of the model answers' sources that the build stages beside their
+        # programs, build/grading/solutionNN_k/; their programs stay, for the time bounds).
         hidden = [os.path.join(ROOT, "solutions"), os.path.abspath(args.class_dir or args.student)]
         needed = [os.path.realpath(p) + os.sep for p in (ROOT, args.build_dir)]
-        args.box = Sandbox(args.build_dir, [h for h in hidden if not any(
-            n.startswith(os.path.realpath(h) + os.sep) for n in needed)])
+        patterns = [glob.escape(h) for h in hidden if not any(
+            n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
+        staged = os.path.join(glob.escape(os.path.abspath(args.build_dir)), "grading", "solution*")
+        hidden.append(os.path.join(os.path.abspath(args.build_dir), "grading", "solution*"))
+        args.box = Sandbox(args.build_dir, patterns + [staged])
+        say("--sandbox: each test runs in bubblewrap; hidden from it: " + ", ".join(hidden))
     names, why = gpus()
     gpu = bool(names)
     gpu_text = f"GPU 0: {names[0]}" if gpu else why
