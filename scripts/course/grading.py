@@ -368,6 +368,20 @@ class Sandbox:
         self.build_dir = os.path.realpath(build_dir)
         self.hidden = list(hidden)  # folders, or glob patterns read at each test
 
+    @classmethod
+    def for_grading(cls, build_dir, students):
+        """The sandbox grade.py uses: hidden are solutions/, the student's (or the class's) folder,
+        and the copies of the model answers' sources that the build stages beside their programs
+        (build/grading/solutionNN_k/; their programs stay, for the time bounds). A folder that
+        holds the checkout or the build folder is not hidden: the tests need those."""
+        build_dir = os.path.abspath(build_dir)
+        needed = [os.path.realpath(p) + os.sep for p in (ROOT, build_dir)]
+        folders = dict.fromkeys((os.path.join(ROOT, "solutions"), os.path.abspath(students)))
+        hidden = [glob.escape(h) for h in folders
+                  if not any(n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
+        staged = os.path.join(glob.escape(build_dir), "grading", "solution*")
+        return cls(build_dir, hidden + [staged])
+
     @staticmethod
     def missing():
         """Why the sandbox cannot be used here, or "" when it can."""
@@ -398,11 +412,10 @@ class Sandbox:
 
 def run_one(test, seed, sandbox=None):
     """Runs one test's command as CTest would (its environment, folder and time limit), given a
-    fresh result key and the grading's seed; under `sandbox` (a Sandbox), inside it. Returns
-    (None if it passed, else why not; skipped;
-    seconds; the keyed lines worth reporting). It passes when it exits with status 0, its keyed
-    verdicts say it passed and none says it failed, and it left no process behind: every process
-    of its session is stopped when it ends."""
+    fresh result key and the grading's seed; under `sandbox` (a Sandbox), inside it. Returns (None
+    if it passed, else why not; skipped; seconds; the keyed lines worth reporting). It passes when
+    it exits with status 0, its keyed verdicts say it passed and none says it failed, and it left
+    no process behind: every process of its process group is stopped when it ends."""
     key = verdicts.new_key()
     env = dict(os.environ)
     for entry in test.environment:
@@ -442,7 +455,7 @@ def run_one(test, seed, sandbox=None):
     if timed_out:
         why = f"did not finish in {test.timeout:.0f} s (CTest's limit for it)"
         return why, False, seconds, notes
-    if status is not None and test.skip_code is not None and status == int(test.skip_code):
+    if test.skip_code is not None and status == int(test.skip_code):
         return f"not run: {why or 'no usable GPU, or too few'}", True, seconds, notes
     if skipped:
         return f"not run: {why}", True, seconds, notes
@@ -471,11 +484,11 @@ def junit_case(name, classname, seconds=0.0, failure=None, skipped=None, notes=(
     return case
 
 
-def run_tests(build_dir, exercise, jobs, seed, sandbox=None):
-    """Runs one exercise's tests (those CTest lists under its label), `jobs` at a time and the
-    RUN_SERIAL ones alone; returns ({test name after the prefix: (None if it passed, else why not;
-    its JUnit testcase)}, [what the tests reported: their sizes, the time bound])."""
-    tests = labelled(listing(build_dir), exercise.label)
+def run_tests(tests, exercise, jobs, seed, sandbox=None):
+    """Runs one exercise's tests (those of `tests`, CTest's listing, under its label), `jobs` at a
+    time and the RUN_SERIAL ones alone; returns ({test name after the prefix: (None if it passed,
+    else why not; its JUnit testcase)}, [what the tests reported: their sizes, the time bound])."""
+    tests = labelled(tests, exercise.label)
     results = {}
     notes = []
 
@@ -581,8 +594,8 @@ def grade_student(student, exercises_dir, build_dir, args):
             raise RuntimeError(f"{target} ({os.path.relpath(path, build_dir)}), which {needs}, "
                                "was not built: see the build's lines above (the course's own "
                                "code, not the answer)")
-    expected = {} if args.build_only else \
-        {e: expected_tests(listing(build_dir), e) for e in args.exercises}
+    tests = [] if args.build_only else listing(build_dir)
+    expected = {e: expected_tests(tests, e) for e in args.exercises}
     scores = {}
     cases = []
     problems = []
@@ -606,7 +619,7 @@ def grade_student(student, exercises_dir, build_dir, args):
                                         failure=why_not_built))
             problems.append((exercise, "(build)", why_not_built))
         else:
-            results, notes = run_tests(build_dir, exercise, args.jobs, args.seed,
+            results, notes = run_tests(tests, exercise, args.jobs, args.seed,
                                        getattr(args, "box", None))
             passed = 0
             failed = []
@@ -681,17 +694,9 @@ def grade(args):
         if why:
             print(f"grade.py: error: --sandbox: {why}", file=sys.stderr)
             return 2
-        # Hidden from the tests: the model answers' sources, and every student's folder.
-        # (and the copies of the model answers' sources that the build stages beside their
-        # programs, build/grading/solutionNN_k/; their programs stay, for the time bounds).
-        hidden = [os.path.join(ROOT, "solutions"), os.path.abspath(args.class_dir or args.student)]
-        needed = [os.path.realpath(p) + os.sep for p in (ROOT, args.build_dir)]
-        patterns = [glob.escape(h) for h in hidden if not any(
-            n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
-        staged = os.path.join(glob.escape(os.path.abspath(args.build_dir)), "grading", "solution*")
-        hidden.append(os.path.join(os.path.abspath(args.build_dir), "grading", "solution*"))
-        args.box = Sandbox(args.build_dir, patterns + [staged])
-        say("--sandbox: each test runs in bubblewrap; hidden from it: " + ", ".join(hidden))
+        args.box = Sandbox.for_grading(args.build_dir, args.class_dir or args.student)
+        say("--sandbox: each test runs in bubblewrap; hidden from it: " +
+            ", ".join(args.box.hidden))
     names, why = gpus()
     gpu = bool(names)
     gpu_text = f"GPU 0: {names[0]}" if gpu else why
