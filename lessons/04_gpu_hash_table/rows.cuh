@@ -1,7 +1,7 @@
 // Lesson 04's table rows: what the GPU versions read and write, how each row is checked, and the
 // rows themselves (each table's build, then its finds of present and of absent keys), with the
-// same operation on std::unordered_map beside each. main.cu lists them; experiments.cuh reuses
-// the device data and the timed find.
+// same operation on std::unordered_map beside each (beside a chained table's build, the book's CPU
+// table). main.cu lists them; experiments.cuh reuses the device data and the timed find.
 #pragma once
 
 #include <cstdio>
@@ -59,7 +59,8 @@ struct Cpu {
 };
 
 // Each row's speed in keys a second, against the book's CPU table and against the same operation
-// on std::unordered_map (`map_ms`, one per row).
+// on std::unordered_map (`map_ms`, one per row; for the chained tables, v0 to v3, add_chained
+// puts the book's CPU table there too).
 inline void print_key_rates(const course::ResultTable& table, std::size_t n, double book_ms,
                             const std::vector<double>& map_ms) {
   std::printf("%-9s %12s %14s %22s\n", "version", "Mkeys/s", "vs book's CPU",
@@ -102,7 +103,8 @@ inline void print_stretches(const OpenTable& table, std::size_t n, PartitionScra
 }
 
 // Everything the versions read and write on the GPU, and the rows they make: each version, and
-// per row the same operation's time on std::unordered_map.
+// per row the same operation's time on std::unordered_map (the book's CPU table's, for a chained
+// table's row).
 struct Rows {
   std::size_t n;
   const std::vector<std::uint32_t>& keys;
