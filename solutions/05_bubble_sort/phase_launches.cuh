@@ -10,9 +10,10 @@ namespace exercise05 {
 constexpr int kPhaseThreads = 256;
 
 // How many phases sort any n >= 1 floats: the fewest that sort every input, the reversed one too.
-// A value moves at most one place per phase, and the smallest may start at the far end: n - 1
-// places, and it can wait a phase before it first moves, so n phases (the source's v0 runs n/2 + 1
-// rounds of two: one or two more).
+// A value moves at most one place per phase, and the reversed input needs n of them: for odd n its
+// smallest starts at the far end, n - 1 places from home, and waits a phase before it first moves;
+// for even n its second smallest is first pushed to the far end, n - 2 places from home, and waits
+// there a phase (the source's v0 runs n/2 + 1 rounds of two: one or two more).
 constexpr std::size_t phases_for(std::size_t n) {
   return n;
 }

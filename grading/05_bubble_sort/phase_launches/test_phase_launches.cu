@@ -169,9 +169,10 @@ TEST_CASE("phases_for(n) is n, and each launch leaves exactly its phase's result
   // does: a launch may also write the data, or keep them in a __device__ array of its own. So the
   // sort is made launch by launch here, each launch's result set against the same phase of
   // odd-even transposition made on the CPU, bit for bit; and phases_for(n) must be what odd-even
-  // transposition needs: n phases for n >= 3 (a value moves one place a phase at most, and the
-  // worst inputs make one wait a phase before it first moves), for n = 2 one or two, for n = 1
-  // none or one. Fewer phases sort only if the launches sort some other way.
+  // transposition needs: n phases for n >= 3 (a value moves one place a phase at most, and on the
+  // reversed input one also loses phases: for odd n the smallest waits a phase before it first
+  // moves, for even n the second smallest is pushed the wrong way first), for n = 2 one or two,
+  // for n = 1 none or one. Fewer phases sort only if the launches sort some other way.
   const std::uint64_t seed = course::test::seed();
   std::vector<std::size_t> sizes = {1, 2, 3, 4, 33, 512, 513};
   for (std::size_t n : course::test::at_edges(course::test::seed(), 500, {32, 512}, 4, 24000, 4))
