@@ -1,8 +1,9 @@
 // Exercise 1 (lesson 06): the source's key step, an insertion list per thread, keeping indices. The
 // source's insert_value keeps the k largest *distinct* values (v0); torch.topk and the course's
-// later versions keep the k largest with their indices, duplicates included, and two equal values
-// in order of index. Write insert_pair; the harness runs it over every thread's elements, some
-// threads reading them from the last to the first, and writes every list.
+// later versions keep the k largest with their indices, duplicates included, in no promised order
+// of ties; here two equal values go in order of index. Write insert_pair; the harness runs it over
+// every thread's elements, some threads reading them from the last to the first, and writes every
+// list.
 #pragma once
 
 #include <cstdint>
