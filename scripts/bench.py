@@ -27,7 +27,7 @@ Exit status: 0 when every job ran and passed its checks, 1 otherwise, 2 for bad 
 import os
 import sys
 
-from course import bench
+from course import bench, cli
 from course.paths import ROOT
 from course.cli import OneLineParser
 
@@ -53,4 +53,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

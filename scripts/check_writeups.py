@@ -22,14 +22,17 @@ link to the checklist in docs/your_gpu.md. The appendix starts with "# Lesson NN
 import sys
 
 from course import writeups
+from course.cli import bad_usage
 
 
 def main(argv):
     if argv[1:] == ["selftest"]:
         return writeups.selftest()
-    if argv[1:] not in ([], ["--words"]):
+    if argv[1:] in (["--help"], ["-h"]):
         print(__doc__)
-        return 2
+        return 0
+    if argv[1:] not in ([], ["--words"]):
+        return bad_usage("check_writeups.py", "give nothing (the check), --words or selftest")
     return writeups.check(words=argv[1:] == ["--words"])
 
 

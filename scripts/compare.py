@@ -20,7 +20,7 @@ build; 77 when there is no GPU to run on.
 import os
 import sys
 
-from course import compare, lessons as course_lessons
+from course import cli, compare, lessons as course_lessons
 from course.paths import ROOT
 from course.cli import OneLineParser
 
@@ -37,11 +37,9 @@ def main(argv):
                         help="the folder of the course's results")
     args = parser.parse_args(argv[1:])
     if args.lesson not in lessons:
-        print(f"compare.py: error: no lesson {args.lesson!r}; the lessons are "
-              f"{', '.join(sorted(lessons))}", file=sys.stderr)
-        return 2
+        parser.error(f"no lesson {args.lesson!r}; the lessons are {', '.join(sorted(lessons))}")
     return compare.compare(lessons[args.lesson], args.build_dir, args.mine, args.course)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

@@ -20,23 +20,24 @@ DIR must not exist yet, or be empty. `demo_class.py selftest` makes the class in
 and checks that every student has every exercise, and every deadlocked one its endless loop.
 """
 
-import argparse
-import os
 import sys
 
-from course import demo_class
+from course import cli, demo_class
 
 
 def main(argv):
     if argv[1:] == ["selftest"]:
         return demo_class.selftest()
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.OneLineParser(prog="demo_class.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("dir", help="the class folder to make")
     args = parser.parse_args(argv[1:])
-    if os.path.exists(args.dir) and os.listdir(args.dir):
-        parser.error(f"{args.dir} exists and is not empty")
-    return demo_class.make_class(args.dir)
+    # A file, a folder that cannot be read or holds files, one that cannot be made: one line.
+    cli.output_folder(args.dir, empty=True)
+    try:
+        return demo_class.make_class(args.dir)
+    except OSError as e:
+        raise cli.Refusal(f"cannot write the class in {args.dir}: {e}") from None
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

@@ -55,6 +55,7 @@ Only the Python standard library is used.
 import sys
 
 from course import doc_commands
+from course.cli import bad_usage
 
 
 def main(argv):
@@ -68,12 +69,13 @@ def main(argv):
         while len(rest) >= 2 and rest[0] in opts:
             opts[rest[0]], rest = rest[1], rest[2:]
         if rest or opts["--kind"] not in ("cpu", "gpu"):
-            print("doc_commands.py: usage: run --kind cpu|gpu [--build-dir DIR] [--skip REGEX]",
-                  file=sys.stderr)
-            return 2
+            return bad_usage("doc_commands.py",
+                             "run takes --kind cpu|gpu [--build-dir DIR] [--skip REGEX]")
         return doc_commands.run_all(opts["--kind"], opts["--build-dir"], opts["--skip"])
-    print(__doc__)
-    return 0 if args in (["--help"], ["-h"]) else 2
+    if args in (["--help"], ["-h"]):
+        print(__doc__)
+        return 0
+    return bad_usage("doc_commands.py", "give check, run --kind cpu|gpu or selftest")
 
 
 if __name__ == "__main__":

@@ -33,12 +33,15 @@ with a barrier) are shaded in turn and numbered below.
 import sys
 
 from course import draw
+from course.cli import bad_usage
 
 
 def main(argv):
-    if argv[1:] not in (["update"], ["check"]):
+    if argv[1:] in (["--help"], ["-h"]):
         print(__doc__)
-        return 0 if argv[1:] in (["--help"], ["-h"]) else 2
+        return 0
+    if argv[1:] not in (["update"], ["check"]):
+        return bad_usage("draw.py", "give update or check")
     return draw.update_or_check(argv[1])
 
 

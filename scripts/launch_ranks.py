@@ -37,9 +37,7 @@ def main(argv):
     args = parser.parse_args(argv[1:])
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command or args.nproc < 0:
-        parser.print_usage(sys.stderr)
-        print("launch_ranks.py: error: give -- and the program to start", file=sys.stderr)
-        return 2
+        parser.error("give -- and the program to start, and an --nproc of 0 or more")
     return launch_ranks.launch(command, args.nproc, args.timeout)
 
 

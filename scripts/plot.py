@@ -24,25 +24,30 @@ Needs matplotlib (Debian/Ubuntu: sudo apt install python3-matplotlib).
 
 import sys
 
-from course import plot
+from course import cli, plot
 
 
 def main(argv):
-    if len(argv) < 2 or argv[1] in ("--help", "-h"):
+    if argv[1:2] in (["--help"], ["-h"]):
         print(__doc__.strip())
-        return 0 if len(argv) >= 2 else 2
+        return 0
+    modes = {"--busbw": plot.busbw, "--curve": plot.curve, "--scaling": plot.scaling}
+    draw = modes.get(argv[1] if len(argv) > 1 else "", plot.bars)
+    args = argv[2:] if draw is not plot.bars else argv[1:]
+    if len(args) < 3 or (draw is plot.curve and len(args) != 3) or args[0].startswith("--"):
+        return cli.bad_usage("plot.py", "give OUT.png TITLE and the CSVs, after --curve (one "
+                                        "CSV), --scaling, --busbw or none")
+    # Bad input before matplotlib is looked for: a CSV that is not there or has no rows, a chart
+    # that cannot be written (one line, exit 2).
+    for path in args[2:]:
+        plot.read(path)
+    cli.output_file(args[0], "the chart")
     plot.need_matplotlib()
-    if len(argv) >= 5 and argv[1] == "--busbw":
-        return plot.busbw(argv[2], argv[3], argv[4:])
-    if len(argv) == 5 and argv[1] == "--curve":
-        return plot.curve(argv[2], argv[3], argv[4])
-    if len(argv) >= 5 and argv[1] == "--scaling":
-        return plot.scaling(argv[2], argv[3], argv[4:])
-    if len(argv) < 4:
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    return plot.bars(argv[1], argv[2], argv[3:])
+    try:
+        return draw(args[0], args[1], args[2] if draw is plot.curve else args[2:])
+    except KeyError as e:
+        raise cli.Refusal(f"a CSV has no column {e}: is it the program's CSV?") from None
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

@@ -8,10 +8,13 @@ long steps).
 import sys
 
 from course import progress
+from course.cli import bad_usage
 
 if __name__ == "__main__":
+    if sys.argv[1:] in (["--help"], ["-h"]):
+        print(__doc__.strip())
+        sys.exit(0)
     if sys.argv[1:] != ["selftest"]:
-        print("usage: progress.py selftest   (a module for the other scripts; this checks it)",
-              file=sys.stderr)
-        sys.exit(2)
+        sys.exit(bad_usage("progress.py", "give selftest (a module for the other scripts; this "
+                                          "checks it)"))
     sys.exit(progress.selftest())

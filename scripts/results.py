@@ -63,10 +63,9 @@ names without a "/" in its markers are then read from that folder.
 Only the Python standard library is used, so `check` runs wherever the tests do.
 """
 
-import os
 import sys
 
-from course import lessons, results
+from course import cli, lessons, results
 
 
 def main(argv):
@@ -76,16 +75,12 @@ def main(argv):
         print(__doc__.strip())
         return 0
     if len(argv) < 3 or argv[1] not in ("update", "check"):
-        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
-        print("(--help for the markers and what check checks)", file=sys.stderr)
-        return 2
+        return cli.bad_usage("results.py", "give update or check, then the pages or --all")
     paths = results.markdown_files() if argv[2:] == ["--all"] else argv[2:]
     for path in paths:
-        if not os.path.isfile(path):
-            print(f"results.py: error: {path} is not a file", file=sys.stderr)
-            return 2
+        cli.input_file(path, empty_ok=True)  # not there, a folder, unreadable: one line
     return results.update_or_check(argv[1], paths, lessons.load())
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

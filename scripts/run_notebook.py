@@ -15,8 +15,8 @@ Exit status: 0 when every cell ran, 1 when one failed, 2 for bad arguments.
 
 import sys
 
-from course import notebook
+from course import cli, notebook
 
 
 if __name__ == "__main__":
-    sys.exit(notebook.main(sys.argv))
+    sys.exit(cli.run(notebook.main, sys.argv))

@@ -24,7 +24,7 @@ Exit status: 0 when both commands passed, 1 when one failed, 2 for bad arguments
 import argparse
 import sys
 
-from course import time_commands
+from course import cli, time_commands
 from course.cli import OneLineParser
 
 
@@ -44,7 +44,13 @@ def main(argv):
     if argv[1:] == ["selftest"]:
         return time_commands.selftest()
     args = parser().parse_args(argv[1:])
+    # Before the commands' minutes: an --out or --logs that cannot be written is one line, exit 2.
+    if args.out:
+        cli.output_file(args.out, "--out", make=True)
+    if args.logs:
+        cli.output_folder(args.logs, "--logs")
     return time_commands.time_commands(args.out, args.command, args.logs)
 
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

@@ -23,12 +23,15 @@ the busy kernel queued ahead of the start event), or a copy.
 import sys
 
 from course import timeline
+from course.cli import bad_usage
 
 
 def main(argv):
-    if argv[1:] not in (["update"], ["check"]):
+    if argv[1:] in (["--help"], ["-h"]):
         print(__doc__)
-        return 0 if argv[1:] in (["--help"], ["-h"]) else 2
+        return 0
+    if argv[1:] not in (["update"], ["check"]):
+        return bad_usage("timeline.py", "give update or check")
     return timeline.update_or_check(argv[1])
 
 

@@ -22,7 +22,7 @@ failed; 2 for bad arguments or a missing build; 77 without a GPU.
 import os
 import sys
 
-from course import lessons as course_lessons, timer_check
+from course import cli, lessons as course_lessons, timer_check
 from course.paths import ROOT
 from course.cli import OneLineParser
 
@@ -55,4 +55,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

@@ -15,7 +15,7 @@ CUDA; without it, says so and exits 77.
 
 import sys
 
-from course import topk_torch
+from course import cli, topk_torch
 from course.cli import OneLineParser
 
 
@@ -30,14 +30,14 @@ def main(argv):
     try:
         ks = [int(k) for k in args.ks.split(",")]
     except ValueError:
-        print(f"topk_torch.py: error: --ks must be whole numbers, not {args.ks}", file=sys.stderr)
-        return 2
+        parser.error(f"--ks must be whole numbers, not {args.ks}")
     if args.n < 1 or args.reps < 1 or any(k < 1 or k > args.n for k in ks):
-        print("topk_torch.py: error: need n >= 1, reps >= 1 and every k from 1 to n", file=sys.stderr)
-        return 2
+        parser.error("need n >= 1, reps >= 1 and every k from 1 to n")
+    if args.csv:
+        cli.output_file(args.csv, "--csv")  # before PyTorch and the timing: one line, exit 2
     return topk_torch.measure(args.n, args.reps, ks, args.seed, args.csv,
                               "topk_torch.py " + " ".join(argv[1:]))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(cli.run(main, sys.argv))

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from course import csvs, lessons
+from course import cli, csvs, lessons
 from course.gpus import gpu_folder, gpu_names
 from course.paths import ROOT
 from course.progress import Progress
@@ -49,9 +49,9 @@ def bench(build_dir, lessons_arg, list_only, no_run, out, retarget):
     lessons_wanted = [x for x in lessons_arg.split(",") if x]
     known = sorted({run.lesson for run in every_run})
     if any(x not in known for x in lessons_wanted):
-        print(f"bench.py: error: --lessons takes {','.join(known)}, not {lessons_arg}",
-              file=sys.stderr)
-        return 2
+        return cli.refuse("bench.py", f"--lessons takes {','.join(known)}, not {lessons_arg}")
+    if out:
+        cli.output_folder(out, "--out")  # a file, a folder that cannot be written: one line
     jobs = [run for run in every_run if not lessons_wanted or run.lesson in lessons_wanted]
     if list_only:
         for run in jobs:
@@ -63,17 +63,14 @@ def bench(build_dir, lessons_arg, list_only, no_run, out, retarget):
     folder = gpu_folder()
     if isinstance(retarget, str):
         if not os.path.isdir(os.path.join(ROOT, retarget)):
-            print(f"bench.py: error: --retarget {retarget}: no such folder", file=sys.stderr)
-            return 2
+            return cli.refuse("bench.py", f"--retarget {retarget}: no such folder")
         if not no_run and folder != os.path.normpath(retarget):
-            print(f"bench.py: error: --retarget {retarget} is not this GPU's folder ({folder}): "
-                  "add --no-run to point the write-ups at it", file=sys.stderr)
-            return 2
+            return cli.refuse("bench.py", f"--retarget {retarget} is not this GPU's folder "
+                              f"({folder}): add --no-run to point the write-ups at it")
         folder = os.path.normpath(retarget)
     if folder is None and not no_run:
-        print("bench.py: error: no GPU (none that CUDA sees); --no-run regenerates from the CSVs",
-              file=sys.stderr)
-        return 2
+        return cli.refuse("bench.py", "no GPU (none that CUDA sees); --no-run regenerates from "
+                          "the CSVs")
     markdown = markdown_files()
     pointed = {m.group(1) for path in markdown for m in RESULTS_DIR.finditer(open(path).read())}
     if (folder is None or no_run) and not isinstance(retarget, str):
@@ -85,9 +82,8 @@ def bench(build_dir, lessons_arg, list_only, no_run, out, retarget):
     if not no_run:
         bin_dir = os.path.join(os.path.abspath(build_dir), "bin")
         if not os.path.isdir(bin_dir):
-            print(f"bench.py: error: no programs in {bin_dir}: build first "
-                  "(cmake --preset default && cmake --build --preset default)", file=sys.stderr)
-            return 2
+            return cli.refuse("bench.py", f"no programs in {bin_dir}: build first "
+                              "(cmake --preset default && cmake --build --preset default)")
         with open(os.path.join(out_dir, "machine.txt"), "w") as f:
             lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
             f.write("".join(line + "\n" for line in lscpu.splitlines()

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import tempfile
 
-from course import csvs
+from course import cli, csvs
 from course.gpus import gpus
 from course.paths import ROOT
 from course.progress import Progress
@@ -85,9 +85,8 @@ def run_lesson(build_dir, program, args, folder):
     """Runs the program with `args` in `folder`; returns (exit status, log path)."""
     path = os.path.join(build_dir, "bin", program)
     if not os.path.exists(path):
-        print(f"compare.py: error: {path} is not built: cmake --preset default && "
-              f"cmake --build --preset default", file=sys.stderr)
-        sys.exit(2)
+        raise cli.Refusal(f"{path} is not built: cmake --preset default && "
+                          "cmake --build --preset default")
     log = os.path.join(folder, program + ".txt")
     print(f"running {program} {' '.join(args)} (its output: {log})", flush=True)
     with open(log, "w") as f, Progress(program):
@@ -134,19 +133,20 @@ def compare(lesson, build_dir, mine_csv, course):
     `mine_csv` if given, else a run of the lesson's program from `build_dir`. Relative paths are
     the repository root's. The exit status (see compare.py's help)."""
     csv_name, program, run_args = lesson.compared_run()
-    theirs = csvs.read_csv(os.path.join(ROOT, course, csv_name))
+    # Bad input is one line and exit 2 (cli.Refusal): a --course folder without the lesson's
+    # CSV, a --mine that is not there, a folder, empty, or not a lesson's CSV.
+    cli.input_folder(os.path.join(ROOT, course), "--course")
+    theirs_csv = cli.input_file(os.path.join(ROOT, course, csv_name), "the course's CSV")
+    theirs = csvs.read_csv(theirs_csv)
     if mine_csv:
-        if not os.path.exists(mine_csv):
-            print(f"compare.py: error: --mine: no file {mine_csv}", file=sys.stderr)
-            return 2
+        cli.input_file(os.path.join(ROOT, mine_csv), "--mine")
         try:
             mine, status = csvs.read_csv(os.path.join(ROOT, mine_csv)), 0
             comparison(theirs, mine)
         except (OSError, ValueError, KeyError, UnicodeDecodeError) as e:
             what = f"no column {e}" if isinstance(e, KeyError) else str(e)
-            print(f"compare.py: error: --mine {mine_csv} is not a lesson {lesson.number} CSV "
-                  f"({what})", file=sys.stderr)
-            return 2
+            raise cli.Refusal(f"--mine {mine_csv} is not a lesson {lesson.number} CSV "
+                              f"({what})") from None
     else:
         # Said at the start: the lesson would otherwise run its CPU part before it found out.
         names, why = gpus()

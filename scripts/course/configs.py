@@ -6,12 +6,11 @@ targets it adds, where a CPU can)."""
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass
 
-from course import tree
+from course import cli, tree
 from course.paths import ROOT
 
 # The optional libraries a run needs, by the name of its option: what check_configs.py run takes.
@@ -163,21 +162,19 @@ def run(inputs, only, jobs):
     chosen = [c for c in CONFIGS if not only or c.name in only]
     unknown = set(only) - {c.name for c in CONFIGS}
     if unknown:
-        print(f"check_configs.py: error: no configuration named {', '.join(sorted(unknown))} "
-              f"(there are: {', '.join(c.name for c in CONFIGS)})", file=sys.stderr)
-        return 2
+        return cli.refuse("check_configs.py", f"no configuration named "
+                          f"{', '.join(sorted(unknown))} (there are: "
+                          f"{', '.join(c.name for c in CONFIGS)})")
     values = dict(inputs)
     values["nccl_root"] = nccl_root()
     for config in chosen:
         for need in config.needs:
             if not values.get(need):
-                print(f"check_configs.py: error: the '{config.name}' configuration needs --"
-                      f"{need.replace('_', '-')} ({INPUTS[need]})", file=sys.stderr)
-                return 2
+                return cli.refuse("check_configs.py", f"the '{config.name}' configuration needs "
+                                  f"--{need.replace('_', '-')} ({INPUTS[need]})")
         if "{nccl_root}" in " ".join(config.args) and not values["nccl_root"]:
-            print("check_configs.py: error: the 'nccl root' configuration needs NCCL installed "
-                  "(libnccl.so and nccl.h under /usr/local or /usr)", file=sys.stderr)
-            return 2
+            return cli.refuse("check_configs.py", "the 'nccl root' configuration needs NCCL "
+                              "installed (libnccl.so and nccl.h under /usr/local or /usr)")
     failed = []
     with tempfile.TemporaryDirectory(prefix="course-configs-") as scratch:
         # The presets write build/ in the copy, never in the checkout.

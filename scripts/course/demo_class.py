@@ -4,6 +4,7 @@ repository's own starters, solutions and wrong answers."""
 import glob
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -42,10 +43,42 @@ def with_spin(text):
     return text[:todos[0].start()] + HOST_SPIN + text[todos[0].start():]
 
 
+def refusals(tmp):
+    """What demo_class.py says of folders it cannot make the class in, under `tmp`: [] when it
+    refuses each in one line with exit 2, else what went wrong. A regular file, a path below
+    one, and a folder that cannot be read (mode 0; run as root, where it can be, it holds a
+    file, and is refused as not empty)."""
+    regular = os.path.join(tmp, "a_file")
+    with open(regular, "w") as f:
+        f.write("x\n")
+    unreadable = os.path.join(tmp, "unreadable")
+    os.makedirs(unreadable)
+    with open(os.path.join(unreadable, "a_file"), "w") as f:
+        f.write("x\n")
+    script = os.path.join(ROOT, "scripts", "demo_class.py")
+    problems = []
+    os.chmod(unreadable, 0)
+    try:
+        for path in (regular, os.path.join(regular, "class"), unreadable):
+            done = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+            said = done.stdout + done.stderr
+            if (done.returncode != 2 or said.count("\n") != 1
+                    or not said.startswith("demo_class.py: error: ")):
+                problems.append(f"{path}: exit {done.returncode}, said {said!r}")
+    finally:
+        os.chmod(unreadable, 0o700)
+    return problems
+
+
 def selftest():
     """Makes the class in a temporary folder: every student has every exercise's file (but
-    broken_build's missing one), and every deadlocked file has its endless loop."""
+    broken_build's missing one), and every deadlocked file has its endless loop. A folder it
+    cannot make the class in is refused in one line, exit 2 (refusals)."""
     exercises = grading.exercises()
+    with tempfile.TemporaryDirectory() as tmp:
+        for problem in refusals(tmp):
+            print(f"demo_class.py selftest: not refused in one line with exit 2: {problem}")
+            return 1
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.devnull, "w") as quiet:
             saved, sys.stdout = sys.stdout, quiet
@@ -63,7 +96,8 @@ def selftest():
             if "never ends" not in read(path):
                 print(f"demo_class.py selftest: {path} has no endless loop")
                 return 1
-    print(f"demo_class.py selftest: ok ({len(exercises)} exercises, five students)")
+    print(f"demo_class.py selftest: ok ({len(exercises)} exercises, five students; a file, a "
+          "path below one and an unreadable folder refused)")
     return 0
 
 

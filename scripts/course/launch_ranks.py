@@ -11,6 +11,7 @@ import tempfile
 import threading
 import time
 
+from course import cli
 from course.gpus import gpu_names
 
 
@@ -31,14 +32,12 @@ def launch(command, nproc, timeout):
     """Starts `command` `nproc` times (0: one per GPU, at least one) with {port} and {tmp} in its
     words replaced, and waits up to `timeout` seconds. The exit status (see launch_ranks.py's
     help)."""
+    if shutil.which(command[0]) is None:  # before the folder below is made
+        return cli.refuse("launch_ranks.py", f"cannot start {command[0]}: no such program")
     nproc = nproc or max(1, len(gpu_names()))
     port = str(free_port())
     tmp = tempfile.mkdtemp(prefix="lesson07_")
     command = [word.replace("{port}", port).replace("{tmp}", tmp) for word in command]
-    if shutil.which(command[0]) is None:
-        print(f"launch_ranks.py: error: cannot start {command[0]}: no such program",
-              file=sys.stderr)
-        return 2
     print(f"launch_ranks.py: {nproc} rank{'s' if nproc > 1 else ''}: {' '.join(command)}",
           flush=True)
     lock = threading.Lock()

@@ -1,6 +1,5 @@
 """scripts/run_notebook.py: runs a notebook's cells in order and writes their outputs into it."""
 
-import argparse
 import contextlib
 import io
 import json
@@ -8,9 +7,9 @@ import os
 import subprocess
 import tempfile
 import time
-import sys
 import traceback
 
+from course import cli
 from course.gpus import gpu_name
 
 
@@ -110,11 +109,19 @@ def selftest():
 def main(argv):
     if argv[1:] == ["selftest"]:
         return selftest()
-    parser = argparse.ArgumentParser(description="Run a notebook's cells and keep the outputs.")
+    parser = cli.OneLineParser(prog="run_notebook.py",
+                               description="Run a notebook's cells and keep the outputs.")
     parser.add_argument("notebook")
     parser.add_argument("--out", default="", help="write here (default: the notebook itself)")
     args = parser.parse_args(argv[1:])
-    if not os.path.isfile(args.notebook):
-        print(f"run_notebook.py: {args.notebook}: no such file", file=sys.stderr)
-        return 2
+    # Before any cell runs: a notebook that is not there, is empty or is not a notebook's JSON,
+    # and an --out that cannot be written, are one line and exit 2 (cli.Refusal).
+    cli.input_file(args.notebook)
+    try:
+        with open(args.notebook, encoding="utf-8") as f:
+            json.load(f)["cells"]
+    except (ValueError, KeyError, TypeError) as e:
+        what = f"no key {e}" if isinstance(e, KeyError) else str(e)
+        raise cli.Refusal(f"{args.notebook} is not a notebook ({what})") from None
+    cli.output_file(args.out or args.notebook, "--out" if args.out else "")
     return run(args.notebook, args.out or args.notebook)

@@ -5,6 +5,7 @@ and all-reduce bus bandwidth."""
 import csv
 import sys
 
+from course import cli
 from course.csvs import label, speedups  # as the generated tables name and scale runs
 
 plt = None  # matplotlib.pyplot, imported when a chart is drawn (--help needs none)
@@ -26,8 +27,14 @@ def need_matplotlib():
 
 
 def read(path):
+    """The rows of the CSV at `path`; one that is not there, is a folder, is empty or has no rows
+    is refused (cli.Refusal: one line, exit 2)."""
+    cli.input_file(path)
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        rows = list(csv.DictReader(f))
+    if not rows:
+        raise cli.Refusal(f"{path} has no rows")
+    return rows
 
 
 def draw(ax, runs, names, versions, copy, log):

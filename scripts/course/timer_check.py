@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 
-from course import csvs
+from course import cli, csvs
 from course.paths import ROOT
 
 KEEP = {"--n", "--dist", "--type", "--k", "--reps", "--seed"}  # what sets the input and the size
@@ -81,8 +81,8 @@ def run_lesson(meta, bin_dir, out):
                          ["--nvbench", f"--json {os.path.join(out, program + '_nvbench.json')}"])):
         exe = os.path.join(bin_dir, name)
         if not os.path.exists(exe):
-            raise SystemExit(f"timer_check.py: error: {exe} is not built (lessonNN_nvbench needs "
-                             "NVBench: docs/setup.md)")
+            raise cli.Refusal(f"{exe} is not built (lessonNN_nvbench needs "
+                              "NVBench: docs/setup.md)")
         csv = os.path.join(out, f"{name}.csv")
         command = [exe] + args + ["--csv", csv] + extra
         print(f"  {number}: {' '.join([name] + args + extra)}", flush=True)
@@ -125,6 +125,16 @@ def check(lessons, build_dir, out=None, table_dir=None):
     help)."""
     folder = out or table_dir
     failed = False
+    # Bad folders are one line and exit 2 before any work (cli.Refusal): an --out that cannot be
+    # written, a --table folder without a lesson's three files.
+    if out:
+        cli.output_folder(out, "--out")
+    else:
+        cli.input_folder(table_dir, "--table")
+        for meta in lessons:
+            program = meta.compared_run()[1]
+            for name in (f"{program}.csv", f"{program}_nvbench.csv", f"{program}_nvbench.json"):
+                cli.input_file(os.path.join(ROOT, table_dir, name), "--table's")
     if out:
         os.makedirs(folder, exist_ok=True)
         for meta in lessons:
