@@ -67,7 +67,7 @@ function(course_add_exercises lesson_dir)
                           "whole number (it says ${lesson}, ${name}, ${file}, ${number})")
     endif()
     set(args)
-    foreach(key IN ITEMS headers support forbid libraries uses)
+    foreach(key IN ITEMS headers support forbid libraries uses host_calls device_calls)
       string(TOUPPER "${key}" keyword)
       string(JSON count ERROR_VARIABLE missing LENGTH "${json}" ${key})
       if(missing)
@@ -106,7 +106,8 @@ function(course_add_exercise lesson_dir number name)
   if(NOT COURSE_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(arg "" "COMPILED;TIME_FACTOR" "HEADERS;SUPPORT;FORBID;LIBRARIES;USES" ${ARGN})
+  cmake_parse_arguments(arg "" "COMPILED;TIME_FACTOR"
+    "HEADERS;SUPPORT;FORBID;LIBRARIES;USES;HOST_CALLS;DEVICE_CALLS" ${ARGN})
   set(uses)
   foreach(used IN LISTS arg_USES)
     list(APPEND uses course_lesson${used})
@@ -152,8 +153,11 @@ function(course_add_exercise lesson_dir number name)
   set(answer_args NAME ${name} GRADING "${grading}" INCLUDE_DIR "${include_dir}"
     TESTS exercise${id}_tests COMPILED "${arg_COMPILED}" CHECK_ARGS ${check_args}
     LIBRARIES ${arg_LIBRARIES} USES ${uses})
+  string(REPLACE ";" "," host_calls "${arg_HOST_CALLS}")
+  string(REPLACE ";" "," device_calls "${arg_DEVICE_CALLS}")
   set(checks_args GRADING "${grading}" COMPILED "${arg_COMPILED}" TIME_FACTOR "${arg_TIME_FACTOR}"
-    MODEL "${model}")
+    MODEL "${model}" NAMESPACE exercise${nn} HOST_CALLS "${host_calls}"
+    DEVICE_CALLS "${device_calls}")
   course_exercise_answer(exercise${id} "${COURSE_EXERCISES_DIR}/${lesson_dir}/${name}.cuh"
     ${answer_args})
   # Its tests need the GPU check first (a CTest fixture, common/tests/summary): building the
@@ -178,6 +182,8 @@ function(course_add_exercise lesson_dir number name)
   #   // expect: fails: <regular expression>        (a test fails, printing this)
   #   // expect: hangs                              (the watchdog stops it)
   #   // expect: compiled: <regular expression>     (its PTX breaks a COMPILED rule, saying this)
+  #   // expect: objects: <regular expression>      (its objects define or call what the exercise
+  #                                                    does not allow, scripts/check_objects.py)
   #   // expect: slow                               (it takes more than TIME_FACTOR times the model,
   #                                                    or its timed run fails its own checks)
   #   // expect: fails when timed: <regular expression> (its [timing] case fails, printing this:
@@ -204,6 +210,15 @@ function(course_add_exercise lesson_dir number name)
       course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args})
       course_exercise_checks(wrong${id}_${kind} "${nn} wrong ${number} ${kind}" grading
         "COMPILED;${pattern}" ${checks_args})
+    elseif(expect MATCHES "^// expect: objects: (.+)$")
+      set(pattern "${CMAKE_MATCH_1}")
+      if(NOT model)
+        message(FATAL_ERROR "${wrong} expects an objects failure, but the exercise has no solution")
+      endif()
+      # Its objects alone: one that defines main() would not link, and its program is not run.
+      course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args} OBJECTS_ONLY)
+      course_exercise_checks(wrong${id}_${kind} "${nn} wrong ${number} ${kind}" grading
+        "OBJECTS;${pattern}" ${checks_args})
     elseif(expect MATCHES "^// expect: slow$")
       if(NOT arg_TIME_FACTOR OR NOT model)
         message(FATAL_ERROR "${wrong} expects to be slow, but the exercise has no TIME_FACTOR or no solution")
@@ -242,14 +257,15 @@ function(course_add_exercise lesson_dir number name)
     else()
       message(FATAL_ERROR "${wrong} has no '// expect: rejected: ...', '// expect: fails: ...', "
                           "'// expect: fails when timed: ...', '// expect: hangs', "
-                          "'// expect: compiled: ...' or '// expect: slow' line")
+                          "'// expect: compiled: ...', '// expect: objects: ...' or "
+                          "'// expect: slow' line")
     endif()
   endforeach()
 
   # The answers that are wrong but may pass (solutions/NN_topic/unseen/<name>/, the reason in each
   # one's first comment): built like the others, and each run by one test (label "unseen", in no
-  # test preset) that always passes and says whether its test cases, its compiled-code check or
-  # its time bound now catch it (cmake/report_unseen.cmake).
+  # test preset) that always passes and says whether its test cases, its objects check, its
+  # compiled-code check or its time bound now catch it (cmake/report_unseen.cmake).
   file(GLOB unseen_answers "${answers_dir}/unseen/${name}/*.cuh")
   foreach(unseen IN LISTS unseen_answers)
     get_filename_component(kind "${unseen}" NAME_WE)
@@ -261,6 +277,13 @@ function(course_add_exercise lesson_dir number name)
     if(arg_COMPILED)
       list(APPEND report_args -D "SPEC=${grading}/${arg_COMPILED}"
         -D "PTX=$<TARGET_OBJECTS:${target}_ptx>")
+    endif()
+    if(model)
+      list(APPEND report_args -D "OBJECT=$<TARGET_OBJECTS:${target}_answer>"
+        -D "MODEL_OBJECT=$<TARGET_OBJECTS:${model}_answer>"
+        -D "OBJECT_PTX=$<TARGET_OBJECTS:${target}_ptx>"
+        -D "MODEL_PTX=$<TARGET_OBJECTS:${model}_ptx>" -D "NAMESPACE=exercise${nn}"
+        -D "HOST_CALLS=${host_calls}" -D "DEVICE_CALLS=${device_calls}")
     endif()
     if(arg_TIME_FACTOR AND model)
       list(APPEND report_args -D "MODEL=$<TARGET_FILE:${model}>" -D "FACTOR=${arg_TIME_FACTOR}")
@@ -274,14 +297,14 @@ endfunction()
 
 # course_exercise_answer(<target> <answer> NAME <name> GRADING <dir> INCLUDE_DIR <dir>
 #                        TESTS <object library> [COMPILED <spec>] CHECK_ARGS args...
-#                        [LIBRARIES libs...] [USES targets...])
+#                        [LIBRARIES libs...] [USES targets...] [OBJECTS_ONLY])
 #   One answer to exercise <name> (course_add_exercise passes the rest): checks and stages <answer>
 #   as <name>.cuh with cmake/check_exercise.cmake (CHECK_ARGS), builds it with the harness
 #   GRADING/<name>_harness.cu against INCLUDE_DIR and the USES lesson targets, and links the
-#   exercise's tests (the object library TESTS) into the program <target>. With COMPILED, the same
-#   answer and harness as PTX too (<target>_ptx).
+#   exercise's tests (the object library TESTS) into the program <target>; the same answer and
+#   harness as PTX too (<target>_ptx). OBJECTS_ONLY: the objects and the PTX, and no program.
 function(course_exercise_answer target answer)
-  cmake_parse_arguments(arg "" "NAME;GRADING;INCLUDE_DIR;TESTS;COMPILED"
+  cmake_parse_arguments(arg "OBJECTS_ONLY" "NAME;GRADING;INCLUDE_DIR;TESTS;COMPILED"
     "CHECK_ARGS;LIBRARIES;USES" ${ARGN})
   set(name "${arg_NAME}")
   set(stage_dir "${CMAKE_BINARY_DIR}/grading/${target}")
@@ -310,37 +333,59 @@ function(course_exercise_answer target answer)
                                       "${stage_dir}/${name}.cuh")
   target_include_directories(${target}_answer PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
   target_link_libraries(${target}_answer PRIVATE course_flags ${arg_USES})
-  add_executable(${target} $<TARGET_OBJECTS:${target}_answer>
-                 $<TARGET_OBJECTS:${arg_TESTS}>)
-  target_link_libraries(${target} PRIVATE course_test_main ${arg_LIBRARIES})
-  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
-  if(arg_COMPILED)
-    # The same answer and harness as PTX, without the probes, for scripts/check_compiled.py; built
-    # with the answer.
-    add_library(${target}_ptx OBJECT "${arg_GRADING}/${name}_harness.cu" "${stage_dir}/${name}.cuh")
-    set_target_properties(${target}_ptx PROPERTIES CUDA_PTX_COMPILATION ON)
-    target_compile_definitions(${target}_ptx PRIVATE GRADING_SASS=1)
-    target_include_directories(${target}_ptx PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
-    target_link_libraries(${target}_ptx PRIVATE course_flags ${arg_USES})
+  if(NOT arg_OBJECTS_ONLY)
+    add_executable(${target} $<TARGET_OBJECTS:${target}_answer>
+                   $<TARGET_OBJECTS:${arg_TESTS}>)
+    target_link_libraries(${target} PRIVATE course_test_main ${arg_LIBRARIES})
+    set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  endif()
+  # The same answer and harness as PTX, without the probes, for scripts/check_compiled.py (the
+  # COMPILED spec) and scripts/check_objects.py (the device code's calls); built with the answer.
+  add_library(${target}_ptx OBJECT "${arg_GRADING}/${name}_harness.cu" "${stage_dir}/${name}.cuh")
+  set_target_properties(${target}_ptx PROPERTIES CUDA_PTX_COMPILATION ON)
+  target_compile_definitions(${target}_ptx PRIVATE GRADING_SASS=1)
+  target_include_directories(${target}_ptx PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
+  target_link_libraries(${target}_ptx PRIVATE course_flags ${arg_USES})
+  if(NOT arg_OBJECTS_ONLY)
     add_dependencies(${target} ${target}_ptx)
   endif()
 endfunction()
 
 # course_exercise_checks(<target> <prefix> <label> <expect> GRADING <dir> [COMPILED <spec>]
-#                        [TIME_FACTOR <f>] [MODEL <target>])
-#   The checks beside an answer's test cases: its compiled code against the COMPILED spec (a file
-#   in GRADING), and its time against the model answer's program MODEL (TIME_FACTOR). <prefix>
-#   names the tests, <label> labels them. <expect>: "" (they must pass), "COMPILED;<regex>" (the
+#                        [TIME_FACTOR <f>] [MODEL <target>] [NAMESPACE <exerciseNN>]
+#                        [HOST_CALLS <a,b,...>] [DEVICE_CALLS <a,b,...>])
+#   The checks beside an answer's test cases: its objects against the model answer's (what they
+#   define and call, scripts/check_objects.py, with the manifest's allow-lists), its compiled code
+#   against the COMPILED spec (a file in GRADING), and its time against the model answer's program
+#   MODEL (TIME_FACTOR). <prefix> names the tests, <label> labels them. <expect>: "" (they must
+#   pass), "OBJECTS;<regex>" (the objects check must fail, printing this), "COMPILED;<regex>" (the
 #   compiled check must fail, printing this) or "SLOW" (the time bound must fail).
 function(course_exercise_checks target prefix label expect)
-  cmake_parse_arguments(arg "" "GRADING;COMPILED;TIME_FACTOR;MODEL" "" ${ARGN})
+  cmake_parse_arguments(arg "" "GRADING;COMPILED;TIME_FACTOR;MODEL;NAMESPACE;HOST_CALLS;DEVICE_CALLS"
+    "" ${ARGN})
   set(grading "${arg_GRADING}")
   set(model "${arg_MODEL}")
   set(want "")
   if(expect)
     list(GET expect 0 want)
   endif()
-  if(arg_COMPILED AND NOT want STREQUAL "SLOW")
+  if(model AND NOT want STREQUAL "SLOW" AND NOT want STREQUAL "COMPILED")
+    set(name "${prefix}/its objects define and call only what the exercise allows")
+    if(want STREQUAL "OBJECTS")
+      set(name "${prefix}/scores zero")
+    endif()
+    add_test(NAME "${name}" COMMAND Python3::Interpreter
+      "${PROJECT_SOURCE_DIR}/scripts/check_objects.py" --object $<TARGET_OBJECTS:${target}_answer>
+      --model $<TARGET_OBJECTS:${model}_answer> --ptx $<TARGET_OBJECTS:${target}_ptx>
+      --model-ptx $<TARGET_OBJECTS:${model}_ptx> --namespace ${arg_NAMESPACE}
+      "--host-calls=${arg_HOST_CALLS}" "--device-calls=${arg_DEVICE_CALLS}" --answer "${target}")
+    set_tests_properties("${name}" PROPERTIES LABELS "${label}")
+    if(want STREQUAL "OBJECTS")
+      list(GET expect 1 pattern)
+      set_tests_properties("${name}" PROPERTIES PASS_REGULAR_EXPRESSION "${pattern}")
+    endif()
+  endif()
+  if(arg_COMPILED AND NOT want STREQUAL "SLOW" AND NOT want STREQUAL "OBJECTS")
     set(name "${prefix}/its compiled code has what the technique needs and nothing it rules out")
     if(want STREQUAL "COMPILED")
       set(name "${prefix}/scores zero")
@@ -354,7 +399,7 @@ function(course_exercise_checks target prefix label expect)
       set_tests_properties("${name}" PROPERTIES PASS_REGULAR_EXPRESSION "${pattern}")
     endif()
   endif()
-  if(arg_TIME_FACTOR AND model AND NOT want STREQUAL "COMPILED")
+  if(arg_TIME_FACTOR AND model AND NOT want STREQUAL "COMPILED" AND NOT want STREQUAL "OBJECTS")
     set(name "${prefix}/it takes at most ${arg_TIME_FACTOR} times the model answer's time")
     if(want STREQUAL "SLOW")
       set(name "${prefix}/scores zero")

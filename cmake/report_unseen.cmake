@@ -4,10 +4,13 @@
 #
 #   cmake -D PROGRAM=build/tests/unseen02_2_x -D ANSWER=unseen02_2_x -D PYTHON=python3
 #         -D SCRIPTS=scripts [-D TIMEOUT=300] [-D SPEC=..._compiled.txt -D PTX=....ptx]
+#         [-D OBJECT=....o -D MODEL_OBJECT=....o -D OBJECT_PTX=....ptx -D MODEL_PTX=....ptx
+#          -D NAMESPACE=exercise02 -D HOST_CALLS=a,b -D DEVICE_CALLS=]
 #         [-D MODEL=build/tests/solution02_2 -D FACTOR=3] -P cmake/report_unseen.cmake
 #
 # It runs what would grade the answer: its test cases but the [timing] one (as a wrong answer's
-# test does), its compiled code against SPEC (scripts/check_compiled.py, no GPU needed) and its
+# test does), its objects against the model answer's (scripts/check_objects.py, no GPU needed),
+# its compiled code against SPEC (scripts/check_compiled.py, no GPU needed) and its
 # time against MODEL's (scripts/time_answer.py), and prints one line for each and a last line,
 #   unseen02_2_x: caught (by its test cases)
 # or "not caught", or "not run" where nothing could run (no GPU and no compiled-code check).
@@ -46,6 +49,21 @@ else()
 endif()
 
 # Its compiled code.
+if(DEFINED OBJECT)
+  execute_process(COMMAND "${PYTHON}" "${SCRIPTS}/check_objects.py" --object "${OBJECT}"
+    --model "${MODEL_OBJECT}" --ptx "${OBJECT_PTX}" --model-ptx "${MODEL_PTX}"
+    --namespace "${NAMESPACE}" "--host-calls=${HOST_CALLS}" "--device-calls=${DEVICE_CALLS}"
+    --answer "${ANSWER}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  set(ran ON)
+  string(STRIP "${out}" out)
+  if(rc EQUAL 0)
+    message("${ANSWER}: its objects pass the check")
+  else()
+    list(APPEND caught_by "its objects")
+    message("${ANSWER}: its objects fail the check: ${out}")
+  endif()
+endif()
+
 if(DEFINED SPEC)
   execute_process(COMMAND "${PYTHON}" "${SCRIPTS}/check_compiled.py" --spec "${SPEC}"
     --ptx "${PTX}" --answer "${ANSWER}" RESULT_VARIABLE rc OUTPUT_VARIABLE out

@@ -1040,10 +1040,10 @@ def selftest_build_only(parse):
 def names_problems(build_dir, all_exercises):
     """Where CMake's tests and grade.py's names for them disagree, in `build_dir` (a configured
     build folder): each exercise's label (ex01.1) and its model answer's (sol01.1) have tests,
-    named with the prefixes grade.py expects, the compiled-code and time checks its manifest
-    names among them; every test labelled "exercise" but the GPU check carries exactly one
-    exercise's label; and where both programs are built, the answer's tests are the model's, name
-    by name. Returns (problems, how many exercises were compared name by name)."""
+    named with the prefixes grade.py expects, the objects check (where there is a model answer)
+    and the compiled-code and time checks its manifest names among them; every test labelled
+    "exercise" but the GPU check carries exactly one exercise's label; and where both programs
+    are built, the answer's tests are the model's, name by name. Returns (problems, how many exercises were compared name by name)."""
     tests = listing(build_dir)
     known = {e.label for e in all_exercises}
     problems = []
@@ -1064,6 +1064,9 @@ def names_problems(build_dir, all_exercises):
         if e.compiled and "check_compiled.py" not in scripts:
             problems.append(f"{e.prefix}: its manifest names a compiled-code spec, and no test "
                             f"labelled {e.label} runs check_compiled.py")
+        if solution and "check_objects.py" not in scripts:
+            problems.append(f"{e.prefix}: it has a model answer, and no test labelled {e.label} "
+                            "runs check_objects.py")
         if e.factor and solution and "time_answer.py" not in scripts:
             problems.append(f"{e.prefix}: its manifest names a time factor, and no test labelled "
                             f"{e.label} runs time_answer.py")
