@@ -66,6 +66,19 @@ function(course_add_lesson number)
               "-DARGS=--csv;${CMAKE_BINARY_DIR}/no-such-folder/out.csv" -D STATUS=2 -P "${expect}")
     set_tests_properties("${number}/lesson${number} refuses an unwritable --csv before any work"
       PROPERTIES LABELS cpu TIMEOUT 10)
+    # Without a GPU (skipped where there is one): one short line on stderr, once, the CPU part,
+    # exit 77; and --csv, whose file holds the GPU part's table, refused at once, nothing run.
+    set(no_gpu "${PROJECT_SOURCE_DIR}/scripts/expect_no_gpu.cmake")
+    add_test(NAME "${number}/lesson${number} without a GPU says so once, in one short line"
+      COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=$<TARGET_FILE:lesson${number}>"
+              "-DARGS=--n;1000;--cpu-reps;1" -P "${no_gpu}")
+    add_test(NAME "${number}/lesson${number} without a GPU refuses --csv at once, nothing run"
+      COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=$<TARGET_FILE:lesson${number}>"
+              "-DARGS=--n;1000;--cpu-reps;1;--csv;${CMAKE_BINARY_DIR}/lesson${number}_no_gpu.csv"
+              -D NOTHING_RUN=1 -P "${no_gpu}")
+    set_tests_properties("${number}/lesson${number} without a GPU says so once, in one short line"
+      "${number}/lesson${number} without a GPU refuses --csv at once, nothing run"
+      PROPERTIES LABELS cpu TIMEOUT 60 SKIP_REGULAR_EXPRESSION "SKIPPED: a GPU is here")
   endif()
 endfunction()
 

@@ -15,6 +15,39 @@
 
 namespace course {
 
+// A CUDA version as cudaDriverGetVersion and cudaRuntimeGetVersion give it (13000), as people
+// write it ("13.0").
+inline std::string version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// The CUDA version the NVIDIA driver supports, 0 when no driver is loaded (cudaDriverGetVersion
+// says so, and fails only on a null pointer); and the version of the runtime this program uses.
+inline int driver_version() {
+  int version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess) version = 0;
+  return version;
+}
+inline int runtime_version() {
+  int version = 0;
+  if (cudaRuntimeGetVersion(&version) != cudaSuccess) version = 0;
+  return version;
+}
+
+// Why no GPU can be used, in a few words, for `error` from the first CUDA call: the runtime
+// reports cudaErrorInsufficientDriver both where the driver is older than the runtime and where
+// there is no driver at all, which `driver` (driver_version(): 0, none) tells apart; `runtime` is
+// runtime_version().
+inline std::string no_gpu_reason(cudaError_t error, int driver, int runtime) {
+  if (error == cudaErrorInsufficientDriver && driver == 0) return "no NVIDIA driver is loaded";
+  if (error == cudaErrorInsufficientDriver) {
+    return "the NVIDIA driver (CUDA " + version_text(driver) +
+           ") is older than this CUDA toolkit (" + version_text(runtime) + "): update the driver";
+  }
+  if (error == cudaErrorNoDevice) return "no CUDA GPU is visible (check nvidia-smi)";
+  return cudaGetErrorString(error);
+}
+
 // The one-line report CUDA_CHECK prints, for example
 //   main.cu:42: cudaMalloc(&p, bytes) failed: cudaErrorMemoryAllocation (out of memory)
 inline std::string cuda_error_message(cudaError_t error, const char* call, const char* file,
@@ -27,10 +60,8 @@ inline std::string cuda_error_message(cudaError_t error, const char* call, const
     message +=
         "; hint: the program was built for another GPU: reconfigure with "
         "-DCMAKE_CUDA_ARCHITECTURES=native";
-  } else if (error == cudaErrorInsufficientDriver) {
-    message += "; hint: the NVIDIA driver is older than this CUDA toolkit: update the driver";
-  } else if (error == cudaErrorNoDevice) {
-    message += "; hint: no CUDA GPU is visible (check nvidia-smi)";
+  } else if (error == cudaErrorInsufficientDriver || error == cudaErrorNoDevice) {
+    message += "; hint: " + no_gpu_reason(error, driver_version(), runtime_version());
   }
   return message;
 }
@@ -42,23 +73,32 @@ inline std::string cuda_error_message(cudaError_t error, const char* call, const
   std::exit(1);
 }
 
-// Whether a CUDA device can be used, and if not, why. Creating the context here (cudaFree(0))
-// also catches a driver that is too old, or a GPU that is busy in exclusive mode.
-inline bool probe_gpu(std::string* why_not = nullptr) {
+// Whether a CUDA device can be used; if not, why (no_gpu_reason) and CUDA's name for the error.
+struct GpuProbe {
+  bool usable = false;
+  std::string reason;  // "no NVIDIA driver is loaded"
+  std::string error;   // "cudaErrorInsufficientDriver"
+};
+
+// Creating the context here (cudaFree(0)) also catches a driver that is too old, or a GPU that
+// is busy in exclusive mode.
+inline GpuProbe probe_gpu_reason() {
   int count = 0;
   cudaError_t error = cudaGetDeviceCount(&count);
   if (error == cudaSuccess && count == 0) error = cudaErrorNoDevice;
   if (error == cudaSuccess) error = cudaFree(nullptr);
-  if (error == cudaSuccess) return true;
-  if (why_not) {
-    *why_not = std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
-    // The runtime says this both when the driver is too old and when there is no driver at all.
-    if (error == cudaErrorInsufficientDriver) {
-      *why_not += "; no NVIDIA driver is loaded, or it is older than this CUDA runtime";
-    }
-  }
+  if (error == cudaSuccess) return {true, "", ""};
   cudaGetLastError();  // clear the error, so the next checked call does not report it again
-  return false;
+  return {false, no_gpu_reason(error, driver_version(), runtime_version()),
+          cudaGetErrorName(error)};
+}
+
+// Whether a CUDA device can be used; if not, `why_not` says why in a few words, CUDA's name for
+// the error last: "no NVIDIA driver is loaded: cudaErrorInsufficientDriver".
+inline bool probe_gpu(std::string* why_not = nullptr) {
+  const GpuProbe probe = probe_gpu_reason();
+  if (!probe.usable && why_not) *why_not = probe.reason + ": " + probe.error;
+  return probe.usable;
 }
 
 }  // namespace course

@@ -40,10 +40,6 @@ inline double measure_copy_gbps(std::size_t bytes, int reps = 10) {
   return 2.0 * static_cast<double>(bytes) / (t.median_ms * 1e6);
 }
 
-inline std::string version_text(int v) {
-  return format("%d.%d", v / 1000, (v % 1000) / 10);
-}
-
 // Gathers the report for the current device, measuring the copy bandwidth on a buffer of up to
 // 1 GiB (less when the device has less free memory).
 inline DeviceReport make_device_report() {

@@ -164,7 +164,8 @@ class Lesson {
   bool chosen(const Version& v) const { return chosen(v.of.empty() ? v.name : v.of); }
 
   // Parses the command line (exit 2 on a bad one), checks --only against `names` and that the
-  // --csv file can be written, then runs `body` and turns what it throws into one line and a
+  // --csv file can be written (and, as it holds the GPU part's table, that there is a GPU: exit
+  // 77 at once without one), then runs `body` and turns what it throws into one line and a
   // status.
   template <typename Body>
   int main(int argc, char** argv, const std::vector<std::string>& names, Body&& body) {
@@ -175,6 +176,7 @@ class Lesson {
       const std::string unknown = VersionFilter(options_.only).unknown(names);
       if (!unknown.empty()) usage_error(cli_, "--only: no version is called " + unknown);
       require_writable(cli_, "--csv", options_.csv);
+      if (!options_.csv.empty()) require_gpu_for("--csv");
       return body();
     });
   }
@@ -188,15 +190,10 @@ class Lesson {
                 static_cast<unsigned long long>(options_.seed));
     const std::string cause = course::format("--n %zu", options_.n);
     require_host_memory(program_, cause, static_cast<double>(host_bytes > 0 ? host_bytes : bytes));
-    std::string why;
-    if (!probe_gpu(&why)) {
-      // Said first, on stderr, so a long CPU part is not a surprise; gpu() says it again at the
-      // end and exits 77.
-      std::fprintf(stderr,
-                   "%s: no usable CUDA GPU (%s): the CPU part runs, then the program "
-                   "exits 77 without the GPU part\n",
-                   program_.c_str(), why.c_str());
-      std::fflush(stderr);
+    const GpuProbe probe = probe_gpu_reason();
+    if (!probe.usable) {
+      // Said once, first, on stderr, so a long CPU part is not a surprise; gpu() then exits 77.
+      say_no_gpu(probe);
     } else {
       std::size_t free_bytes = 0;
       std::size_t total_bytes = 0;
@@ -215,15 +212,13 @@ class Lesson {
     cpu_name_ = name;
   }
 
-  // Call once the CPU part has run and printed. Without a usable GPU, says so in one line and
-  // exits 77; with one, prints the device report and returns it.
+  // Call once the CPU part has run and printed. Without a usable GPU, exits 77 (begin() has said
+  // why, in one line); with one, prints the device report and returns it.
   const DeviceReport& gpu() {
-    std::string why;
-    if (!probe_gpu(&why)) {
+    const GpuProbe probe = probe_gpu_reason();
+    if (!probe.usable) {
       std::fflush(stdout);
-      std::fprintf(
-          stderr, "%s: no usable CUDA GPU (%s); the CPU part above ran, the GPU part is skipped.\n",
-          program_.c_str(), why.c_str());
+      if (!said_no_gpu_) say_no_gpu(probe);  // begin() said it already, where it was called
       std::exit(kExitNoGpu);
     }
     report_ = make_device_report();
@@ -331,7 +326,27 @@ class Lesson {
     return failed_ || !others_ok ? kExitCheckFailed : kExitOk;
   }
 
+  // Before any work, for a flag whose file holds what only the GPU part makes (--csv, lesson
+  // 07's --sweep-csv): without a usable GPU, one line and exit 77 at once, nothing run.
+  void require_gpu_for(const std::string& flag) const {
+    const GpuProbe probe = probe_gpu_reason();
+    if (probe.usable) return;
+    std::fprintf(
+        stderr,
+        "%s: no usable CUDA GPU, and %s writes the GPU part's table: nothing run; %s (%s)\n",
+        program_.c_str(), flag.c_str(), probe.reason.c_str(), probe.error.c_str());
+    std::exit(kExitNoGpu);
+  }
+
  private:
+  // The one line a program without a usable GPU prints, once, on stderr.
+  void say_no_gpu(const GpuProbe& probe) {
+    std::fprintf(stderr, "%s: no usable CUDA GPU: the CPU part runs, then exit %d; %s (%s)\n",
+                 program_.c_str(), kExitNoGpu, probe.reason.c_str(), probe.error.c_str());
+    std::fflush(stderr);
+    said_no_gpu_ = true;
+  }
+
   std::string number_;
   std::string program_;
   CommandLine cli_;
@@ -344,6 +359,7 @@ class Lesson {
   std::string cpu_name_;
   ResultTable table_{"", 0, 0, ""};
   bool failed_ = false;
+  bool said_no_gpu_ = false;
 };
 
 }  // namespace course

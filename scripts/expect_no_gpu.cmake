@@ -1,7 +1,11 @@
-# Runs a lesson program where there may be no GPU, and passes when it says so as it should: on
-# stderr, once before the CPU part and once at the end, nothing of it on stdout, and exit 77. On a
-# machine with a GPU there is nothing to check: the test says "SKIPPED: a GPU is here".
-#   cmake -D PROGRAM=<path> -D "ARGS=--n;1000" -P expect_no_gpu.cmake
+# Runs a lesson program where there may be no GPU, and passes when it says so as it should: one
+# short line on stderr, once ("<program>: no usable CUDA GPU...", at most MAX_LINE characters,
+# ending with why and CUDA's name for the error), nothing of it on stdout, and exit 77. The CPU
+# part runs (something on stdout), or with NOTHING_RUN set (the arguments ask for what only the
+# GPU part makes: --csv) nothing runs and stdout is empty. On a machine with a GPU there is nothing
+# to check: the test says "SKIPPED: a GPU is here".
+#   cmake -D PROGRAM=<path> -D "ARGS=--n;1000" [-D NOTHING_RUN=1] -P expect_no_gpu.cmake
+set(MAX_LINE 160)
 execute_process(COMMAND "${PROGRAM}" ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
 get_filename_component(name "${PROGRAM}" NAME)
@@ -12,13 +16,29 @@ endif()
 if(NOT status STREQUAL "77")
   message(FATAL_ERROR "${name}: exit ${status}, expected 77 without a GPU\n${err}")
 endif()
-if(NOT err MATCHES "^${name}: no usable CUDA GPU [^\n]*: the CPU part runs, then the program exits 77")
-  message(FATAL_ERROR "${name}: stderr does not start by saying there is no GPU:\n${err}")
+if(NOT err MATCHES "^${name}: no usable CUDA GPU[^\n]*[(]cudaError[A-Za-z]+[)]\n$")
+  message(FATAL_ERROR "${name}: stderr is not one line saying there is no GPU, why and CUDA's "
+                      "error last:\n${err}")
 endif()
-if(NOT err MATCHES "the GPU part is skipped")
-  message(FATAL_ERROR "${name}: stderr does not end by saying the GPU part was skipped:\n${err}")
+string(LENGTH "${err}" length)
+if(length GREATER MAX_LINE)
+  message(FATAL_ERROR "${name}: the no-GPU line is ${length} characters, more than ${MAX_LINE}:\n"
+                      "${err}")
 endif()
 if(out MATCHES "no usable CUDA GPU")
   message(FATAL_ERROR "${name}: the no-GPU line went to stdout too")
 endif()
-message("${name}: without a GPU, said so on stderr first and last, exit 77")
+if(NOTHING_RUN)
+  if(NOT err MATCHES "nothing run")
+    message(FATAL_ERROR "${name}: the line does not say that nothing was run:\n${err}")
+  endif()
+  if(NOT out STREQUAL "")
+    message(FATAL_ERROR "${name}: refused, yet printed on stdout:\n${out}")
+  endif()
+  message("${name}: without a GPU, refused at once in one line, nothing run, exit 77")
+else()
+  if(NOT err MATCHES "the CPU part runs" OR out STREQUAL "")
+    message(FATAL_ERROR "${name}: the CPU part was not said to run, or printed nothing:\n${err}")
+  endif()
+  message("${name}: without a GPU, said so once on stderr in ${length} characters, exit 77")
+endif()

@@ -264,8 +264,37 @@ TEST_CASE("cuda_error_message names the error and hints at the usual fixes", "[c
       course::cuda_error_message(cudaErrorNoKernelImageForDevice, "kernel<<<1, 1>>>()", "f.cu", 9);
   CHECK(m.rfind("f.cu:9: kernel<<<1, 1>>>() failed: cudaErrorNoKernelImageForDevice (", 0) == 0);
   CHECK(contains(m, "CMAKE_CUDA_ARCHITECTURES=native"));
-  CHECK(contains(course::cuda_error_message(cudaErrorInsufficientDriver, "c", "f", 1),
-                 "update the driver"));
+  // The runtime's cudaErrorInsufficientDriver means an old driver or none at all: the hint says
+  // which this machine has (cudaDriverGetVersion gives 0 where there is none).
+  const std::string driver = course::cuda_error_message(cudaErrorInsufficientDriver, "c", "f", 1);
+  INFO(driver);
+  if (course::driver_version() == 0) {
+    CHECK(contains(driver, "hint: no NVIDIA driver is loaded"));
+    CHECK_FALSE(contains(driver, "older"));
+  } else {
+    CHECK(contains(driver, "is older than this CUDA toolkit"));
+  }
+  CHECK(contains(course::cuda_error_message(cudaErrorNoDevice, "c", "f", 1),
+                 "hint: no CUDA GPU is visible"));
+}
+
+TEST_CASE("no GPU: an older driver is named only where there is one, else no driver", "[check]") {
+  CHECK(course::no_gpu_reason(cudaErrorInsufficientDriver, 0, 13000) ==
+        "no NVIDIA driver is loaded");
+  CHECK(course::no_gpu_reason(cudaErrorInsufficientDriver, 12020, 13000) ==
+        "the NVIDIA driver (CUDA 12.2) is older than this CUDA toolkit (13.0): update the driver");
+  CHECK(course::no_gpu_reason(cudaErrorNoDevice, 13000, 13000) ==
+        "no CUDA GPU is visible (check nvidia-smi)");
+  CHECK(course::version_text(12080) == "12.8");
+  // The probe's answer on this machine: usable, or a reason and CUDA's name for the error.
+  const course::GpuProbe probe = course::probe_gpu_reason();
+  if (!probe.usable) {
+    INFO(probe.reason);
+    CHECK(probe.error.rfind("cudaError", 0) == 0);
+    CHECK_FALSE(probe.reason.empty());
+    CHECK(contains(probe.reason, "older") == (course::driver_version() > 0 &&
+                                              probe.error == "cudaErrorInsufficientDriver"));
+  }
 }
 
 // ---- timing ------------------------------------------------------------------------------------

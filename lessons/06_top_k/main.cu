@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
                               "halves it)");
         }
         course::require_writable(lesson.cli(), "--sweep-csv", o.sweep_csv);
+        if (!o.sweep_csv.empty()) lesson.require_gpu_for("--sweep-csv");
         return o.type == "float" ? run<float>(lesson, o) : run<std::int32_t>(lesson, o);
       });
 }

@@ -169,7 +169,10 @@ int run(course::Lesson& lesson, const Options& o) {
   if ((o.sweep || !o.sweep_csv.empty()) && o.work != Work::allreduce) {
     course::usage_error(lesson.cli(), "--sweep runs --work allreduce");
   }
-  if (!o.sweep_csv.empty()) course::require_writable(lesson.cli(), "--sweep-csv", o.sweep_csv);
+  if (!o.sweep_csv.empty()) {
+    course::require_writable(lesson.cli(), "--sweep-csv", o.sweep_csv);
+    lesson.require_gpu_for("--sweep-csv");
+  }
   // With one GPU and no --gpus or --devices, only v0 runs, and the exit says "skipped" (77).
   const bool too_few = o.gpus == 0 && o.devices.empty() && count < 2;
   const lesson07::CombineRun combine{o.chunks, o.processes && !too_few, !o.no_peer, too_few};
