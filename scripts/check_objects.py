@@ -3,8 +3,9 @@
 with the model answer: an allow-list of what the answer's host code may call and define, and of
 the external functions its device code may call (scripts/course/objects.py says each rule).
 
-    python3 scripts/check_objects.py --object exercise01_1_harness.o --model solution01_1_harness.o \\
-        [--ptx exercise.ptx --model-ptx solution.ptx] --namespace exercise01 \\
+    python3 scripts/check_objects.py --object exercise01_1_harness.o \\
+        --model solution01_1_harness.o [--ptx exercise.ptx --model-ptx solution.ptx] \\
+        --namespace exercise01 \\
         [--host-calls cudaMemsetAsync,...] [--device-calls ...] --answer exercise01_1
     python3 scripts/check_objects.py selftest
 

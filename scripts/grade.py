@@ -53,7 +53,11 @@ names (CMake's labels and test names for each exercise, in BUILD_DIR or a fresh 
 the ones grade.py expects, the manifest's checks among them, and the answer's test cases are the
 model answer's where both are built; grade.py's names spelt otherwise fail it), runner (a test
 passes only on exit status 0 and its run's own keyed verdict; a forged line, a time limit, a
-process left behind fail; --sandbox hides what it should, where bwrap works).
+process left behind, too much memory or too many processes fail; the sandbox hides what it
+should and lets a build write its folder, where bwrap works).
+
+By default the answers are built, and the tests run, in a bubblewrap sandbox (bwrap): without
+bwrap, grade.py refuses (exit 2) unless given --no-sandbox.
 
 How a result is read: grade.py runs each test's command itself, with a key drawn for that run
 (COURSE_RESULT_KEY), and reads only the lines that carry it (scripts/course/verdicts.py).
@@ -90,10 +94,21 @@ def parse(argv):
                         help="say which answers build (exit 1 if one does not, or is "
                              "missing); run nothing, give no points, write no grades (no GPU "
                              "needed)")
-    parser.add_argument("--sandbox", action="store_true",
-                        help="run each test in a bubblewrap sandbox (bwrap): the file system "
-                             "read-only, solutions/ and the students' folders hidden, a private "
-                             "/tmp, no network, nothing left running after a test")
+    box = parser.add_mutually_exclusive_group()
+    box.add_argument("--sandbox", dest="sandbox", action="store_true", default=True,
+                     help="the default: build each student's answers and run each test in a "
+                          "bubblewrap sandbox (bwrap): the file system read-only but the build "
+                          "folder while building, solutions/ and the other students' folders "
+                          "hidden, a private /tmp, no network, nothing left running after a "
+                          "test; without bwrap, grade.py refuses to grade")
+    box.add_argument("--no-sandbox", dest="sandbox", action="store_false",
+                     help="grade without the sandbox (an answer can then read and write what "
+                          "the grader can)")
+    parser.add_argument("--build-limit", type=float, default=1800, metavar="SECONDS",
+                        help="stop a student's build after this long (default: 1800)")
+    parser.add_argument("--memory-limit", type=float, default=32, metavar="GIB",
+                        help="stop a test whose processes hold more host memory than this "
+                             "(default: 32)")
     parser.add_argument("--jobs", type=int, default=min(8, os.cpu_count() or 1),
                         help="test programs run at once (default: min(8, CPUs))")
     choose = parser.add_mutually_exclusive_group()

@@ -29,6 +29,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -239,13 +240,29 @@ def needed_targets(build_dir, exercises):
     return sorted(targets), named, made
 
 
-def build(build_dir, targets, what, doing="the answers and their tests"):
+def build(build_dir, targets, what, doing="the answers and their tests", box=None,
+          limit=None):
     """Builds the targets, going on past failures; returns the build's output. Shows ninja's
-    progress on a terminal."""
+    progress on a terminal. Under `box` (a Sandbox made for_build), inside it; past `limit`
+    seconds, the build is stopped, with all it started, and says so in its output."""
     say(f"{what}: building {doing} ({len(targets)} targets; minutes, the first time)")
     command = ["cmake", "--build", build_dir, "--target", *targets, "--", "-k", "0"]
-    process = subprocess.Popen(command, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if box:
+        command = box.wrap(command, build_dir)
+    process = subprocess.Popen(command, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    RUNNING[process.pid] = process
     lines = []
+    timer = None
+    if limit:
+        def stop():
+            lines.append(f"grade.py: the build was stopped after {limit:.0f} s (--build-limit)\n")
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        timer = threading.Timer(limit, stop)
+        timer.start()
     with Progress(f"{what}: building") as progress:
         for line in process.stdout:
             lines.append(line)
@@ -254,6 +271,9 @@ def build(build_dir, targets, what, doing="the answers and their tests"):
             if line.startswith("[") and done.isdigit() and total.isdigit():
                 progress.now(f"step {done} of {total}")
         process.wait()
+    if timer:
+        timer.cancel()
+    RUNNING.pop(process.pid, None)
     return "".join(lines)
 
 
@@ -357,9 +377,74 @@ def alive_in_group(group):
     return False
 
 
+# What one test and all it starts may hold: host memory (grade.py --memory-limit sets it) and
+# processes at once.
+LIMITS = {"memory": 32 << 30, "processes": 256}
+
+
+def tree_usage(root):
+    """(resident bytes, processes) of `root` and every process below it, from /proc (a process
+    in a PID namespace of its own is still listed there, under its outside number)."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                fields = f.read().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if fields and fields[0] != "Z":
+            parents[int(entry)] = int(fields[1])
+    members = {root} if root in parents else set()
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in members and pid not in members:
+                members.add(pid)
+                grew = True
+    resident = 0
+    page = os.sysconf("SC_PAGE_SIZE")
+    for pid in members:
+        try:
+            with open(f"/proc/{pid}/statm", encoding="utf-8") as f:
+                resident += int(f.read().split()[1]) * page
+        except (OSError, IndexError, ValueError):
+            continue
+    return resident, len(members)
+
+
+def wait_within_limits(process, timeout):
+    """Waits for `process` to end, at most `timeout` seconds, checking twice a second that it
+    and all it started stay within LIMITS. Returns "" when it ended, "timeout", or why it was
+    stopped."""
+    start = time.monotonic()
+    watch = os.path.isdir("/proc/self")
+    while True:
+        left = None if timeout is None else timeout - (time.monotonic() - start)
+        if left is not None and left <= 0:
+            return "timeout"
+        try:
+            process.wait(timeout=0.5 if left is None else min(0.5, left))
+            return ""
+        except subprocess.TimeoutExpired:
+            pass
+        if not watch:
+            continue
+        resident, count = tree_usage(process.pid)
+        if resident > LIMITS["memory"]:
+            return (f"it was stopped: it held {resident / 2**30:.1f} GiB of host memory, more "
+                    f"than the limit of {LIMITS['memory'] / 2**30:g} GiB (--memory-limit)")
+        if count > LIMITS["processes"]:
+            return (f"it was stopped: it ran {count} processes at once, more than the limit "
+                    f"of {LIMITS['processes']}")
+
+
 class Sandbox:
-    """Where a test runs under --sandbox: bubblewrap (bwrap), with the whole file system read-only,
-    the checkout and the build folder among it, and `hidden` (solutions/, the class's folder, the
+    """Where a test runs, and an answer builds, by default (--no-sandbox: not): bubblewrap
+    (bwrap), with the file system read-only, the checkout and the build folder among it (the build
+    folder writable for a build, for_build), and `hidden` (solutions/, the class's folder, the
     staged copies of the model answers) emptied (an empty tmpfs over each); a private /tmp; no
     network; its own PID namespace, so that nothing a test starts outlives it; and a minimal /dev
     with the NVIDIA devices added."""
@@ -367,6 +452,17 @@ class Sandbox:
     def __init__(self, build_dir, hidden=()):
         self.build_dir = os.path.realpath(build_dir)
         self.hidden = list(hidden)  # folders, or glob patterns read at each test
+
+    def for_build(self, student_dir):
+        """The same sandbox for building one student's answers: the build folder writable, the
+        student's own folder visible again (read-only) inside the hidden class folder."""
+        box = Sandbox(self.build_dir, self.hidden)
+        box.writable = True
+        box.shown = [os.path.realpath(student_dir)]
+        return box
+
+    writable = False
+    shown = ()
 
     @classmethod
     def for_grading(cls, build_dir, students):
@@ -398,15 +494,18 @@ class Sandbox:
         wrapped = ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
                    "--unshare-ipc", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                    "--tmpfs", "/tmp"]
-        # The checkout and the build folder may sit under /tmp: visible again, read-only.
-        for path in (ROOT, self.build_dir):
-            wrapped += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
+        # The checkout and the build folder may sit under /tmp: visible again, read-only (the
+        # build folder writable for a build).
+        wrapped += ["--ro-bind", os.path.realpath(ROOT), os.path.realpath(ROOT)]
+        wrapped += ["--bind" if self.writable else "--ro-bind", self.build_dir, self.build_dir]
         for device in devices:  # /dev/nvidia0, nvidiactl, nvidia-uvm, the nvidia-caps folder...
             wrapped += ["--dev-bind", device, device]
         for pattern in self.hidden:
             for path in sorted(glob.glob(pattern)):
                 if os.path.isdir(path):
                     wrapped += ["--tmpfs", os.path.realpath(path)]
+        for path in self.shown:
+            wrapped += ["--ro-bind", path, path]
         return wrapped + ["--chdir", directory or self.build_dir, "--", *command]
 
 
@@ -434,11 +533,9 @@ def run_one(test, seed, sandbox=None):
         except OSError as error:
             return f"could not be started: {error}", False, 0.0, []
         RUNNING[process.pid] = process
-        try:
-            process.wait(timeout=test.timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        left = not timed_out and alive_in_group(process.pid)
+        stopped = wait_within_limits(process, test.timeout)
+        timed_out = stopped == "timeout"
+        left = not stopped and alive_in_group(process.pid)
         try:
             os.killpg(process.pid, signal.SIGKILL)
         except ProcessLookupError:
@@ -455,6 +552,8 @@ def run_one(test, seed, sandbox=None):
     if timed_out:
         why = f"did not finish in {test.timeout:.0f} s (CTest's limit for it)"
         return why, False, seconds, notes
+    if stopped:
+        return stopped, False, seconds, notes
     if test.skip_code is not None and status == int(test.skip_code):
         return f"not run: {why or 'no usable GPU, or too few'}", True, seconds, notes
     if skipped:
@@ -513,10 +612,12 @@ def run_tests(tests, exercise, jobs, seed, sandbox=None):
     return results, notes
 
 
-def build_for_grading(build_dir, exercises, what):
+def build_for_grading(build_dir, exercises, what, box=None, limit=None):
     """Builds the answers and everything the tests that grade them run (needed_targets), listing
     the tests again after each build until nothing new is named; returns (the builds' output,
-    {file: [tests]} of the files the listed tests name, {file: target})."""
+    {file: [tests]} of the files the listed tests name, {file: target}). Under `box`, the
+    course's targets (the model answers', the tests' objects) are built first, outside it, and
+    the answers' own targets then inside it."""
     built = set()
     output = ""
     for _ in range(5):
@@ -526,8 +627,16 @@ def build_for_grading(build_dir, exercises, what):
             break
         doing = ("the answers, their tests and the programs the tests run" if not built else
                  "what the tests listed after the build run: " + ", ".join(new))
-        output += build(build_dir, new, what, doing)
-        built.update(built_with(build_dir, new))
+        theirs = set().union(*(answer_targets(e, made) for e in exercises)) if box else set()
+        course = [t for t in new if t not in theirs]
+        if theirs and course:
+            output += build(build_dir, course, what, "the course's programs the tests run")
+            built.update(built_with(build_dir, course))
+        answers = [t for t in new if t in theirs] if theirs else new
+        if answers:
+            output += build(build_dir, answers, what,
+                            doing + (", in the sandbox" if box else ""), box, limit)
+            built.update(built_with(build_dir, answers))
     return output, named, made
 
 
@@ -577,11 +686,14 @@ def grade_student(student, exercises_dir, build_dir, args):
         say(done.stdout + done.stderr)
         raise RuntimeError("the build could not be configured")
     forget_answers(build_dir, args.exercises)
+    box = args.box.for_build(exercises_dir) if args.box else None
+    limit = getattr(args, "build_limit", None)
     if args.build_only:
-        output = build(build_dir, [e.target for e in args.exercises], student, "the answers")
+        output = build(build_dir, [e.target for e in args.exercises], student,
+                       "the answers" + (", in the sandbox" if box else ""), box, limit)
         named, made = {}, target_files(build_dir)
     else:
-        output, named, made = build_for_grading(build_dir, args.exercises, student)
+        output, named, made = build_for_grading(build_dir, args.exercises, student, box, limit)
     # Why each answer did not build ("" when it did), and a course program that was not built.
     built = {}
     for exercise in args.exercises:
@@ -688,15 +800,6 @@ def grade(args):
         args.exercises = exercises()
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop_running_tests)
-    args.box = None
-    if getattr(args, "sandbox", False) and not args.build_only:
-        why = Sandbox.missing()
-        if why:
-            print(f"grade.py: error: --sandbox: {why}", file=sys.stderr)
-            return 2
-        args.box = Sandbox.for_grading(args.build_dir, args.class_dir or args.student)
-        say("--sandbox: each test runs in bubblewrap; hidden from it: " +
-            ", ".join(args.box.hidden))
     names, why = gpus()
     gpu = bool(names)
     gpu_text = f"GPU 0: {names[0]}" if gpu else why
@@ -704,6 +807,17 @@ def grade(args):
         print(f"grade.py: no CUDA GPU ({gpu_text}): the exercises' tests need one. Grade on a GPU "
               "machine, or use --build-only to check that the answers build.", file=sys.stderr)
         return 77
+    LIMITS["memory"] = int(getattr(args, "memory_limit", 32) * 2**30)
+    args.box = None
+    if getattr(args, "sandbox", True):
+        why = Sandbox.missing()
+        if why:
+            print(f"grade.py: error: no sandbox: {why}; or grade without one (--no-sandbox), "
+                  "which lets an answer read and write what the grader can", file=sys.stderr)
+            return 2
+        args.box = Sandbox.for_grading(args.build_dir, args.class_dir or args.student)
+        say("sandbox: each answer is built, and each test run, in bubblewrap; hidden from them: "
+            + ", ".join(args.box.hidden))
     build_dir = os.path.abspath(args.build_dir)
     args.gpus = len(names)
     if gpu and not args.build_only:
@@ -973,8 +1087,12 @@ def selftest_build_only(parse):
                 f.write(text)
         build_dir = os.path.join(tmp, "build")
 
+        # In the sandbox, as grade.py builds by default, where bwrap works (CI installs it).
+        boxed = not Sandbox.missing()
+
         def build_only(*argv):
-            args = parse(["grade.py", *argv, "--build-dir", build_dir, "--build-only"])
+            args = parse(["grade.py", *argv, "--build-dir", build_dir, "--build-only"] +
+                         ([] if boxed else ["--no-sandbox"]))
             args.exercises = [exercise]
             saved, sys.stdout = sys.stdout, io.StringIO()
             try:
@@ -984,6 +1102,10 @@ def selftest_build_only(parse):
             return status, text
 
         status, text = build_only(os.path.join(class_dir, "a_solved"))
+        if boxed and "in the sandbox" not in text:
+            problems.append(f"--build-only did not build in the sandbox:\n{text[-400:]}")
+        if not boxed:
+            say(f"grade.py selftest build-only: without the sandbox ({Sandbox.missing()})")
         if status != 0 or "graded in" in text or "built in" not in text:
             problems.append(f"--build-only, a solved student: exit {status}, not 0, or its last "
                             f"line is not 'built in N s':\n{text[-400:]}")
@@ -1043,7 +1165,8 @@ def names_problems(build_dir, all_exercises):
     named with the prefixes grade.py expects, the objects check (where there is a model answer)
     and the compiled-code and time checks its manifest names among them; every test labelled
     "exercise" but the GPU check carries exactly one exercise's label; and where both programs
-    are built, the answer's tests are the model's, name by name. Returns (problems, how many exercises were compared name by name)."""
+    are built, the answer's tests are the model's, name by name. Returns (problems, how many
+    exercises were compared name by name)."""
     tests = listing(build_dir)
     known = {e.label for e in all_exercises}
     problems = []
@@ -1159,7 +1282,14 @@ def selftest_runner():
             ("a process left behind",
              f"p = subprocess.Popen(['sleep', '60'])\nopen({leftover!r}, 'w').write(str(p.pid))\n"
              + passed, "left a process running"),
+            ("too much memory", "b = bytearray(96 << 20)\ntime.sleep(5)\n" + passed,
+             "more than the limit of"),
+            ("too many processes",
+             "ps = [subprocess.Popen(['sleep', '5']) for _ in range(12)]\ntime.sleep(5)\n" + passed,
+             "processes at once"),
         ]
+        limits = dict(LIMITS)
+        LIMITS.update(memory=64 << 20, processes=8)  # small, for the two cases above
         for name, body, want in cases:
             test = Test({"name": f"99 exercise 1/{name}",
                          "command": [program(name.replace(" ", "_"), body)],
@@ -1172,6 +1302,7 @@ def selftest_runner():
                 problems.append(f"'{name}': {why!r}, not a failure saying {want!r}")
             if (name == "a skip") != skipped:
                 problems.append(f"'{name}': skipped is {skipped}")
+        LIMITS.update(limits)
         if os.path.exists(leftover):
             with open(leftover, encoding="utf-8") as f:
                 pid = int(f.read())
@@ -1222,7 +1353,8 @@ def selftest_runner():
         problems += selftest_sandbox(tmp, program)
     if not problems:
         say(f"grade.py selftest runner: ok ({len(cases)} made-up tests decided as they should; "
-            "what a test left behind, and a stopped grade.py's test, stopped)")
+            "what a test left behind, and a stopped grade.py's test, stopped; the limits on "
+            "memory and processes)")
     return problems
 
 
@@ -1281,6 +1413,22 @@ subprocess.Popen(["sleep", {marker!r}])
                     os.kill(int(entry), signal.SIGKILL)
         except (OSError, ValueError):
             continue
+    # A build's sandbox: the build folder writable, the student's folder (inside the hidden
+    # class folder) readable, the hidden answer still not there.
+    student = os.path.join(hidden, "student")
+    os.makedirs(student)
+    with open(os.path.join(student, "answer.cuh"), "w", encoding="utf-8") as f:
+        f.write("// the student's\n")
+    model = os.path.join(hidden, "model_answer.cuh")
+    script = (f"import os, sys\nassert not os.path.exists({model!r}), 'hidden'\n"
+              f"open({os.path.join(student, 'answer.cuh')!r}).read()\n"
+              f"open({os.path.join(build_dir, 'built.o')!r}, 'w').write('x')\n")
+    box = Sandbox(build_dir, [hidden]).for_build(student)
+    done = run(box.wrap([sys.executable, "-c", script], build_dir))
+    if done.returncode != 0 or not os.path.exists(os.path.join(build_dir, "built.o")):
+        problems.append("the build's sandbox did not let a build read the student's folder and "
+                        "write the build folder, or showed the hidden answer: "
+                        f"{done.stderr[-300:]}")
     return problems
 
 

@@ -323,7 +323,8 @@ SELFTEST_ANSWERS = [
     ("#include <cstdlib>\nnamespace exercise09 {\nint step(int x) { return x + 1; }\n"
      "int seen = std::rand();\n}", "static initialization calls rand"),
     ("namespace exercise09 {\nint step(int x) { return x + 1; }\n"
-     "__attribute__((constructor)) void early() { __builtin_puts(\"x\"); }\n}", "a static initializer or finalizer"),
+     "__attribute__((constructor)) void early() { __builtin_puts(\"x\"); }\n}",
+     "a static initializer or finalizer"),
     ("namespace exercise09 {\nint step(int x) { return x + 1; }\n}\n"
      "extern \"C\" int puts(const char*) { return 0; }", "defines puts, outside namespace"),
 ]
