@@ -592,24 +592,37 @@ inline double host_memory_bytes() {
 
 // Exits 2 with one line: `what` (the cause, such as "--n 1000000000") needs `needed` bytes of
 // `where` ("host", "GPU") memory, and `limit` (what the figure is: "the GPU's free memory", "the
-// address-space limit (ulimit -v)") is only `available`.
+// address-space limit (ulimit -v)") is only `available`, of which a run may use the fraction
+// `share` (below 1, the line says how much that is, and that the rest is kept back).
 [[noreturn]] inline void refuse_memory(const std::string& program, const std::string& what,
                                        const char* where, double needed, double available,
-                                       const std::string& limit = "") {
+                                       const std::string& limit = "", double share = 1.0) {
   const double gib = 1024.0 * 1024.0 * 1024.0;
   const std::string named = limit.empty() ? std::string(where) + " memory available" : limit;
-  std::fprintf(stderr, "%s: error: %s needs %.2f GiB of %s memory; %s is %.2f GiB\n",
-               program.c_str(), what.c_str(), needed / gib, where, named.c_str(), available / gib);
+  char kept[128] = "";
+  if (share < 1.0) {
+    std::snprintf(kept, sizeof kept,
+                  ", of which a run may use %.0f%% (%.2f GiB): %.0f%% is kept back for the system",
+                  100.0 * share, share * available / gib, 100.0 * (1.0 - share));
+  }
+  std::fprintf(stderr, "%s: error: %s needs %.2f GiB of %s memory; %s is %.2f GiB%s\n",
+               program.c_str(), what.c_str(), needed / gib, where, named.c_str(), available / gib,
+               kept);
   std::exit(kExitBadArguments);
 }
 
+// The share of host_memory() one run may hold: the rest is kept back for the system and the
+// programs beside it.
+constexpr double kHostMemoryShare = 0.8;
+
 // Before any work: refuses (refuse_memory) a run that holds `bytes` of host memory at once (its
 // estimate: inputs, copies, the library's and the standard containers' own memory) when that
-// would pass 80% of what host_memory() allows. The lessons' GPU and CPU programs both ask here.
+// would pass kHostMemoryShare (80%) of what host_memory() allows. The lessons' GPU and CPU
+// programs both ask here.
 inline void require_host_memory(const std::string& program, const std::string& what, double bytes) {
   const HostMemory host = host_memory();
-  if (host.bytes > 0 && bytes > 0.8 * host.bytes) {
-    refuse_memory(program, what, "host", bytes, host.bytes, host.what);
+  if (host.bytes > 0 && bytes > kHostMemoryShare * host.bytes) {
+    refuse_memory(program, what, "host", bytes, host.bytes, host.what, kHostMemoryShare);
   }
 }
 
