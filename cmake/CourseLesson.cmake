@@ -61,12 +61,16 @@ function(course_add_lesson number)
       set_tests_properties("${number}/${program} refuses an --n larger than memory"
         "${number}/${program} refuses a flag given twice" PROPERTIES LABELS cpu TIMEOUT 10)
       # The memory refusal says that 20% of the host's memory is kept back (its 3.1 GiB of 3.8
-      # read as a mistake).
+      # read as a mistake); a usage error is its line and one pointing at --help, no usage block.
       string(CONCAT kept_back "exit 2, as expected: [^\n]*needs [0-9.]+ GiB of host memory; "
         "COURSE_HOST_MEMORY is 1.00 GiB, of which a run may use 80% [(]0.80 GiB[)]: "
         "20% is kept back")
       set_tests_properties("${number}/${program} refuses an --n larger than memory" PROPERTIES
         PASS_REGULAR_EXPRESSION "${kept_back}")
+      string(CONCAT two_lines "exit 2, as expected: ${program}: error: --seed is given twice\n"
+        "${program} --help lists the options\n")
+      set_tests_properties("${number}/${program} refuses a flag given twice" PROPERTIES
+        FAIL_REGULAR_EXPRESSION "usage:" PASS_REGULAR_EXPRESSION "${two_lines}")
     endforeach()
     add_test(NAME "${number}/lesson${number} refuses an unwritable --csv before any work"
       COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=$<TARGET_FILE:lesson${number}>"

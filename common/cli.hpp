@@ -1,6 +1,6 @@
 // A small command-line parser with one behaviour for every course program:
 //   --name value  or  --name=value;  --help prints the usage and exits 0;
-//   a wrong, missing or unknown value prints one line, then the usage, and exits 2.
+//   a wrong, missing or unknown value prints one line, then one pointing at --help, and exits 2.
 //
 //   std::size_t n = 100 << 20;
 //   course::CommandLine cli("lesson01", "Histogram of n random bytes, every version.");
@@ -493,16 +493,17 @@ class VersionFilter {
   std::vector<std::string> names_;
 };
 
-// Prints "<program>: error: <what>" and the usage to stderr, and exits 2: for a check of the
-// arguments that parse() cannot make alone (two flags that must agree, say).
+// Prints "<program>: error: <what>" and a line pointing at --help (not the usage itself, which
+// buried the one line that matters) to stderr, and exits 2: for a check of the arguments that
+// parse() cannot make alone (two flags that must agree, say).
 [[noreturn]] inline void usage_error(const CommandLine& cli, const std::string& what) {
-  std::fprintf(stderr, "%s: error: %s\n\n%s", cli.program().c_str(), what.c_str(),
-               cli.usage().c_str());
+  std::fprintf(stderr, "%s: error: %s\n%s --help lists the options\n", cli.program().c_str(),
+               what.c_str(), cli.program().c_str());
   std::exit(kExitBadArguments);
 }
 
 // Parses, or on --help prints the usage and exits 0, or on a bad command line prints
-// "<program>: error: <what>" and the usage to stderr and exits 2.
+// "<program>: error: <what>" and the line pointing at --help to stderr and exits 2.
 inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
   try {
     if (!cli.parse(argc, argv)) {
