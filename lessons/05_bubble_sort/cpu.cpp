@@ -14,8 +14,6 @@
 
 namespace {
 
-constexpr std::size_t kOddEvenMaxN = std::size_t{1} << 18;  // about half a minute on one core
-
 int run(int argc, char** argv) {
   std::size_t n = lesson05::kSourceN;
   std::uint64_t seed = course::kDefaultSeed;
@@ -55,7 +53,7 @@ int run(int argc, char** argv) {
                 m.empty() ? "same as the reference (-0.0 == +0.0)" : ("differs: " + m).c_str());
   }
   bool ok = true;
-  if (n <= kOddEvenMaxN) {
+  if (n <= lesson05::kCpuProgramOddEvenMaxN) {
     std::vector<float> copy;
     const course::Timing t = course::time_cpu(
         [&] { copy = in; }, [&] { lesson05::odd_even_sort(copy.data(), n); }, reps);
@@ -66,8 +64,8 @@ int run(int argc, char** argv) {
     std::printf("\nthe odd-even sort takes %.1fx std::sort's time (%.3g comparisons)\n",
                 t.median_ms / t_total.median_ms, lesson05::odd_even_comparisons(n));
   } else {
-    std::printf("%-34s %12s  not run past n = 2^18 (quadratic)\n", "the source's odd-even sort",
-                "-");
+    std::printf("%-34s %12s  not run past n = %s (quadratic)\n", "the source's odd-even sort", "-",
+                course::size_text(lesson05::kCpuProgramOddEvenMaxN).c_str());
   }
   if (dist == lesson05::Dist::perm && n <= (std::size_t{1} << 24)) {
     std::printf("the source's check, c[k] == k: %s\n",

@@ -16,7 +16,6 @@
 namespace lesson05 {
 
 constexpr double kSweepStopMs = 2000.0;  // --sweep: a version stops after its first run this slow
-constexpr std::size_t kHostOddEvenMaxN = std::size_t{1} << 16;  // about 2 s on one core
 
 // ---- --source-compare ---------------------------------------------------------------------------
 

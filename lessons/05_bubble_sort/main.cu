@@ -66,7 +66,10 @@ std::vector<float> run_cpu(course::Lesson& lesson, const std::vector<float>& in,
                 *ok ? "ok" : ("FAIL: " + mismatch).c_str());
   } else {
     std::printf(
-        "CPU, the source's odd-even sort: not run past n = 2^16 (quadratic: see --sweep)\n");
+        "CPU, the source's odd-even sort: not run past n = %s here (quadratic: see --sweep; "
+        "lesson05_cpu runs it up to %s)\n",
+        course::size_text(lesson05::kHostOddEvenMaxN).c_str(),
+        course::size_text(lesson05::kCpuProgramOddEvenMaxN).c_str());
   }
   if (dist == lesson05::Dist::perm && n <= (std::size_t{1} << 24)) {
     std::printf("the source's check, c[k] == k: %s\n",

@@ -29,6 +29,11 @@ namespace lesson05 {
 // The source's setup: one block of 512 threads (the G80's most) sorts 1024 floats.
 constexpr std::size_t kSourceN = 1024;
 constexpr int kSourceThreads = 512;
+// The largest n at which the source's host odd-even sort, quadratic, is run: lesson05's CPU part
+// and its --sweep stop at 2^16 (about 2 s on one core), lesson05_cpu, the CPU program alone, at
+// 2^18 (about half a minute). Each program's line names its own, from here.
+constexpr std::size_t kHostOddEvenMaxN = std::size_t{1} << 16;
+constexpr std::size_t kCpuProgramOddEvenMaxN = std::size_t{1} << 18;
 
 // The inputs:
 //   perm      the source's: 0, 1, ..., n - 1 shuffled by 2n random swaps (past 2^24 the floats
