@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     course::add_standard_flags(cli, &o.n, &o.seed, &o.reps, "values to select from",
                                std::numeric_limits<std::size_t>::max(),
                                "timed runs per method; the median is reported")
-        .number("--k", &o.k, "how many of the largest to find (1 to n)", std::size_t{1})
+        .number("--k", &o.k, "how many of the largest to find (1 to n)", std::size_t{0})
         .choice("--dist", &o.dist, lesson06::dists())
         .choice("--type", &o.type, {"int", "float"}, "the values' type")
         .flag(
@@ -100,7 +100,8 @@ int main(int argc, char** argv) {
     // nth_element, partial_sort and the distinct reference each work on.
     course::require_host_memory(cli.program(), course::format("--n %zu", o.n),
                                 8.0 * static_cast<double>(o.n));
-    if (o.k > o.n) course::usage_error(cli, "--k must not be larger than --n");
+    const std::string bad_k = lesson06::k_range_error(o.k, o.n);  // 0 included: n named
+    if (!bad_k.empty()) course::usage_error(cli, bad_k);
     return o.type == "float" ? run<float>(o) : run<std::int32_t>(o);
   });
 }
