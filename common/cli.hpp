@@ -515,6 +515,16 @@ inline void parse_or_exit(CommandLine& cli, int argc, const char* const* argv) {
   }
 }
 
+// For a count that must lie from `min` to another flag's value, checked once both are parsed
+// (whichever came first): "" when `value` does, else the line that says so with that value,
+// "--k must be a whole number from 1 to n (n = 1000), not 0".
+inline std::string range_error(const std::string& flag, std::uint64_t value, std::uint64_t min,
+                               const std::string& max_name, std::uint64_t max) {
+  if (value >= min && value <= max) return "";
+  return flag + " must be a whole number from " + std::to_string(min) + " to " + max_name + " (" +
+         max_name + " = " + std::to_string(max) + "), not " + std::to_string(value);
+}
+
 // The random inputs' seed when --seed is not given: one default for every program of the course.
 constexpr std::uint64_t kDefaultSeed = 2024;
 

@@ -234,6 +234,14 @@ TEST_CASE("CommandLine rejects bad command lines with a message naming the optio
   CHECK(contains(cli.usage(), "(default 7)"));
 }
 
+TEST_CASE("range_error names the other flag's value, not the type's largest", "[cli]") {
+  CHECK(course::range_error("--k", 5, 1, "n", 1000).empty());
+  CHECK(course::range_error("--k", 0, 1, "n", 1000) ==
+        "--k must be a whole number from 1 to n (n = 1000), not 0");
+  CHECK(course::range_error("--k", 1001, 1, "n", 1000) ==
+        "--k must be a whole number from 1 to n (n = 1000), not 1001");
+}
+
 TEST_CASE("parse_or_exit prints one error line and one pointing at --help, and exits 2",
           "[cli]") {
   const ProcessResult bad = run_process(std::string(COURSE_DEMO_PATH) + " cli --n abc");

@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     // nth_element, partial_sort and the distinct reference each work on.
     course::require_host_memory(cli.program(), course::format("--n %zu", o.n),
                                 8.0 * static_cast<double>(o.n));
-    const std::string bad_k = lesson06::k_range_error(o.k, o.n);  // 0 included: n named
+    const std::string bad_k = course::range_error("--k", o.k, 1, "n", o.n);  // 0 included: n named
     if (!bad_k.empty()) course::usage_error(cli, bad_k);
     return o.type == "float" ? run<float>(o) : run<std::int32_t>(o);
   });

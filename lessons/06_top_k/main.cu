@@ -32,7 +32,7 @@ struct Options {
 };
 
 void add_options(course::CommandLine& cli, Options* o) {
-  // From 0, so that k_range_error names n's value for a k of 0 as for one past n.
+  // From 0, so that range_error names n's value for a k of 0 as for one past n.
   cli.number("--k", &o->k, "how many of the largest to find (1 to n)", std::size_t{0});
   cli.choice("--dist", &o->dist, lesson06::dists());
   cli.choice("--type", &o->type, {"int", "float"}, "the values' type: 32-bit ints or floats");
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
   add_options(lesson.cli(), &o);
   return lesson.main(
       argc, argv, course::names_of(lesson06::versions<int>(), {"CUB-topk", "CUB", "Thrust"}), [&] {
-        const std::string bad_k = lesson06::k_range_error(o.k, lesson.n());
+        const std::string bad_k = course::range_error("--k", o.k, 1, "n", lesson.n());
         if (!bad_k.empty()) course::usage_error(lesson.cli(), bad_k);
         if (!lesson06::is_power_of_two(o.threads)) {
           course::usage_error(lesson.cli(),

@@ -36,13 +36,6 @@ constexpr std::size_t kSourceN = 10000000;
 constexpr std::size_t kSourceK = 10;
 constexpr int kSourceThreads = 256;
 
-// What a k out of range is told, with n's value ("" when 1 <= k <= n): both programs check --k
-// after parsing, when --n is known, whichever comes first on the command line.
-inline std::string k_range_error(std::size_t k, std::size_t n) {
-  if (k >= 1 && k <= n) return "";
-  return course::format("--k must be a whole number from 1 to n (n = %zu), not %zu", n, k);
-}
-
 // The source's grid: one thread per value.
 inline std::size_t source_blocks(std::size_t n, int threads) {
   return (n + static_cast<std::size_t>(threads) - 1) / static_cast<std::size_t>(threads);
