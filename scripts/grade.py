@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Grades students' copies of exercises/ against the course's tests, one student or a whole class.
 
-    python3 scripts/grade.py STUDENT_DIR [--build-dir DIR] [--junit FILE]
-    python3 scripts/grade.py --class CLASS_DIR [--out DIR] [--build-dir DIR]
+    python3 scripts/grade.py STUDENT_DIR [--build-dir DIR] [--format FORMAT] [--results FILE]
+    python3 scripts/grade.py --class CLASS_DIR [--out DIR] [--build-dir DIR] [--format FORMAT]
     python3 scripts/grade.py --build-only (STUDENT_DIR | --class CLASS_DIR [--out DIR])
-    python3 scripts/grade.py selftest plan | arguments | build-only | runner | names [BUILD_DIR]
+    python3 scripts/grade.py selftest plan | arguments | build-only | runner | formats
+    python3 scripts/grade.py selftest names [BUILD_DIR]
 
 STUDENT_DIR is a student's copy of exercises/ (or a folder that holds one, named exercises).
 CLASS_DIR holds one such folder per student; the folder's name is the student's name in the
@@ -28,16 +29,24 @@ kernel that is wrong at one size, or right by a technique the exercise does not 
 (--partial-credit gives points in proportion to the tests passed instead). The failing tests' own
 words are in the report, for an instructor who wants to give partial credit by hand.
 
-Output, for one student: the table on the terminal and JUnit XML (--junit FILE, whose folder must
-exist and be writable; default grade.xml in the build folder). For a class (--out DIR, default
-CLASS_DIR/../grades; made if its parent folder exists and is writable): gradebook.csv (one row per
-student, one column per exercise, and the total), junit/<student>.xml, and summary.txt (who failed
-which test, and why). A bad --junit or --out is refused before anything is configured.
+Output, for one student: the table on the terminal and the results in --format's format: junit
+(the default: JUnit XML), gradescope (Gradescope's results.json), prairielearn (PrairieLearn's
+external grader's results.json) or autolab (Autolab's autoresult, whose last line is also the
+last line printed), in --results FILE (--junit FILE for JUnit XML; its folder must exist and be
+writable; default grade.xml, gradescope.json, prairielearn.json or autolab.txt in the build
+folder). For a class (--out DIR, default CLASS_DIR/../grades; made if its parent folder exists and
+is writable): gradebook.csv (one row per student, one column per exercise, and the total),
+<format>/<student>.xml, .json or .txt (junit/<student>.xml by default), and summary.txt (who
+failed which test, and why). A bad --junit, --results or --out is refused before anything is
+configured. In every format an exercise is one test worth POINTS points, its checks listed beside
+it (worth nothing) with each failed one's reason: an answer refused, missing or not compiled fails
+its build check with that reason (scripts/course/formats.py).
 
 --build-only builds the answers and nothing else, runs nothing and gives no points (no GPU needed):
-one line per exercise, "builds", "does not build: <why>" or "missing: <why>". It writes no JUnit
-XML and no gradebook, so an earlier grading's files are never overwritten; for a class it writes
-build_report.txt in --out (the answers that do not build, or are missing, student by student).
+one line per exercise, "builds", "does not build: <why>" or "missing: <why>". It writes no
+results and no gradebook, so an earlier grading's files are never overwritten; for a class it
+writes build_report.txt in --out (the answers that do not build, or are missing, student by
+student).
 
 The tests need a CUDA GPU. Without one, grade.py says so and exits 77; --build-only still checks
 that every answer builds. Exit status: 0 when grading finished (for one student: and every exercise
@@ -47,14 +56,16 @@ that could not be configured; 77 without a GPU.
 
 `grade.py selftest CASE` checks the grader on this machine, no GPU needed: plan (a fresh build
 folder, configured only: what grade.py would build makes every file that the tests it would run
-name), arguments (bad --junit and --out paths refused at once, exit 2, nothing configured or
-made), build-only (one exercise, three students: exit 1, a line each, no gradebook written),
+name), arguments (bad --junit, --results and --out paths refused at once, exit 2, nothing configured
+or made), build-only (one exercise, three students: exit 1, a line each, no gradebook written),
 names (CMake's labels and test names for each exercise, in BUILD_DIR or a fresh build folder, are
 the ones grade.py expects, the manifest's checks among them, and the answer's test cases are the
 model answer's where both are built; grade.py's names spelt otherwise fail it), runner (a test
-passes only on exit status 0 and its run's own keyed verdict; a forged line, a time limit, a
-process left behind, too much memory or too many processes fail; the sandbox hides what it
-should and lets a build write its folder, where bwrap works).
+passes only on exit status 0 and its run's own keyed verdict; a forged line, a time limit, a process
+left behind, too much memory or too many processes fail; the sandbox hides what it should and lets a
+build write its folder, where bwrap works; the time verdict's ratio is read), formats (each format's
+writer, on made-up gradings, against its platform's published specification and examples; a mutation
+of each format's file is caught).
 
 By default the answers are built, and the tests run, in a bubblewrap sandbox (bwrap): without
 bwrap, grade.py refuses (exit 2) unless given --no-sandbox.
@@ -68,8 +79,8 @@ import os
 import random
 import sys
 
-from course import assignments, grading
-from course.cli import OneLineParser, writable
+from course import assignments, formats, grading
+from course.cli import OneLineParser, Refusal, output_file, writable
 from course.paths import ROOT
 
 
@@ -81,13 +92,22 @@ def parse(argv):
     parser.add_argument("student", nargs="?", help="one student's exercises folder")
     parser.add_argument("--class", dest="class_dir", metavar="DIR",
                         help="a folder with one exercises folder per student")
-    parser.add_argument("--out", help="where --class writes the gradebook, JUnit files and summary "
-                                      "(default: CLASS_DIR/../grades; made if its parent folder "
-                                      "exists)")
+    parser.add_argument("--out", help="where --class writes the gradebook, the results files "
+                                      "(in <format>/) and the summary (default: "
+                                      "CLASS_DIR/../grades; made if its parent folder exists)")
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build", "grade"),
                         help="the build folder, made if new, reused from student to student")
     parser.add_argument("--junit", help="one student: the JUnit XML file, in a folder that exists "
                                         "(default: grade.xml in the build folder)")
+    parser.add_argument("--format", choices=formats.FORMATS, default=None,
+                        help="the results' format: junit (the default), gradescope (its "
+                             "results.json), prairielearn (its external grader's results.json) "
+                             "or autolab (its autoresult, also printed as the output's last "
+                             "line); for a class, one file per student in --out/<format>/")
+    parser.add_argument("--results", metavar="FILE",
+                        help="one student: the results file, in a folder that exists "
+                             "(default: grade.xml, gradescope.json, prairielearn.json or "
+                             "autolab.txt in the build folder)")
     parser.add_argument("--partial-credit", action="store_true",
                         help="points in proportion to the tests passed, not all or nothing")
     parser.add_argument("--build-only", action="store_true",
@@ -131,19 +151,27 @@ def parse(argv):
         parser.error("--junit is for one student (a class's JUnit files go to --out DIR/junit/)")
     if args.student and args.out:
         parser.error("--out is for --class (one student's JUnit XML goes to --junit FILE)")
+    if args.class_dir and args.results:
+        parser.error("--results is for one student (a class's files go to --out "
+                     "DIR/<format>/)")
     if args.build_only and args.junit:
         parser.error("--build-only grades nothing and writes no JUnit XML: leave out --junit")
+    if args.build_only and (args.results or args.format):
+        parser.error("--build-only grades nothing and writes no results: leave out "
+                     f"{'--results' if args.results else '--format'}")
+    if args.junit and args.results:
+        parser.error("--junit is --results for the JUnit XML: give one of them")
+    if args.junit and args.format not in (None, "junit"):
+        parser.error(f"--junit is the JUnit XML's file: with --format {args.format}, give "
+                     "--results FILE")
+    args.format = args.format or "junit"
     # Bad output paths are refused now, before anything is configured, built or run.
-    if args.junit:
-        junit = os.path.abspath(args.junit)
-        if os.path.isdir(junit):
-            parser.error(f"--junit {args.junit} is a folder: give the XML file's name")
-        if not os.path.isdir(os.path.dirname(junit)):
-            parser.error(f"--junit {args.junit}: the folder {os.path.dirname(junit)} does not "
-                         "exist")
-        if not writable(os.path.dirname(junit)) or (os.path.exists(junit) and
-                                                    not os.access(junit, os.W_OK)):
-            parser.error(f"--junit {args.junit}: cannot write in {os.path.dirname(junit)}")
+    for option, path in (("--junit", args.junit), ("--results", args.results)):
+        if path:
+            try:
+                output_file(path, option)
+            except Refusal as refusal:
+                parser.error(str(refusal))
     if args.class_dir:
         given = args.out is not None
         out = os.path.abspath(args.out if given else
@@ -182,7 +210,7 @@ def main(argv):
     if argv[1:] == ["selftest", "assignments"]:
         return assignments.selftest()
     if argv[1:2] == ["selftest"] and argv[2:] in (["plan"], ["arguments"], ["build-only"],
-                                                  ["runner"]):
+                                                  ["runner"], ["formats"]):
         return grading.selftest(argv[2], parse)
     if argv[1:2] == ["selftest"] and argv[2:3] == ["names"] and len(argv) <= 4:
         return grading.selftest("names", parse, argv[3] if len(argv) == 4 else None)

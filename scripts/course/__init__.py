@@ -14,6 +14,7 @@ and one module for what each command-line script does (the script's name where i
 
     bench         the lessons' benchmarks run, then the write-ups and charts regenerated
     grading       grade.py: students' exercises built and tested, the gradebook
+    formats       grade.py --format: the results for JUnit, Gradescope, PrairieLearn or Autolab
     demo_class    a class of five students to try grading on
     time_answer   an answer's time against the model answer's
     compiled      check_compiled.py: the instructions an answer's PTX must and must not hold

@@ -31,14 +31,13 @@ import sys
 import tempfile
 import threading
 import time
-import xml.etree.ElementTree as ET
 
-from course import verdicts
+from course import formats, verdicts
 from course.gpus import gpus
 from course.paths import ROOT
 from course.progress import Progress
 
-POINTS = 10
+POINTS = formats.POINTS  # an exercise's worth, in every format
 GPU_CHECK = "exercises need a usable CUDA GPU"  # the starters' fixture (common/tests/summary)
 
 
@@ -509,12 +508,25 @@ class Sandbox:
         return wrapped + ["--chdir", directory or self.build_dir, "--", *command]
 
 
+def time_ratio(found):
+    """The answer's time over the model answer's, from a run's keyed time verdict (both times are
+    in it, passed or not: scripts/time_answer.py), or None when it has none."""
+    for verdict in found:
+        answer, model = verdict.get("answer_ms"), verdict.get("model_ms")
+        if verdict.get("check") == "time" and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in (answer, model)):
+            if model > 0 and answer >= 0:
+                return answer / model
+    return None
+
+
 def run_one(test, seed, sandbox=None):
     """Runs one test's command as CTest would (its environment, folder and time limit), given a
     fresh result key and the grading's seed; under `sandbox` (a Sandbox), inside it. Returns (None
-    if it passed, else why not; skipped; seconds; the keyed lines worth reporting). It passes when
-    it exits with status 0, its keyed verdicts say it passed and none says it failed, and it left
-    no process behind: every process of its process group is stopped when it ends."""
+    if it passed, else why not; skipped; seconds; the keyed lines worth reporting; its time
+    verdict's ratio, time_ratio's, or None). It passes when it exits with status 0, its keyed
+    verdicts say it passed and none says it failed, and it left no process behind: every process
+    of its process group is stopped when it ends."""
     key = verdicts.new_key()
     env = dict(os.environ)
     for entry in test.environment:
@@ -531,7 +543,7 @@ def run_one(test, seed, sandbox=None):
                                        stdin=subprocess.DEVNULL, stdout=out,
                                        stderr=subprocess.STDOUT, start_new_session=True)
         except OSError as error:
-            return f"could not be started: {error}", False, 0.0, []
+            return f"could not be started: {error}", False, 0.0, [], None
         RUNNING[process.pid] = process
         stopped = wait_within_limits(process, test.timeout)
         timed_out = stopped == "timeout"
@@ -549,56 +561,50 @@ def run_one(test, seed, sandbox=None):
     notes = found["COURSE-SIZES"] + [str(v.get("why")) for v in found["verdicts"]
                                      if v.get("check") == "time" and v.get("pass") is True]
     status = process.returncode
+    ratio = time_ratio(found["verdicts"])
     if timed_out:
         why = f"did not finish in {test.timeout:.0f} s (CTest's limit for it)"
-        return why, False, seconds, notes
+        return why, False, seconds, notes, ratio
     if stopped:
-        return stopped, False, seconds, notes
+        return stopped, False, seconds, notes, ratio
     if test.skip_code is not None and status == int(test.skip_code):
-        return f"not run: {why or 'no usable GPU, or too few'}", True, seconds, notes
+        return f"not run: {why or 'no usable GPU, or too few'}", True, seconds, notes, ratio
     if skipped:
-        return f"not run: {why}", True, seconds, notes
+        return f"not run: {why}", True, seconds, notes, ratio
     if why:
-        return why, False, seconds, notes
+        return why, False, seconds, notes, ratio
     if status != 0:
         ended = (f"was stopped by signal {-status}" if status < 0 else
                  f"ended with exit status {status}")
-        return f"it {ended} before its checks were done", False, seconds, notes
+        return f"it {ended} before its checks were done", False, seconds, notes, ratio
     if not passed:
         return "it ended with status 0 without the harness's verdict (its checks did not all " \
-               "run)", False, seconds, notes
+               "run)", False, seconds, notes, ratio
     if left:
-        return "it left a process running after it ended", False, seconds, notes
-    return None, False, seconds, notes
-
-
-def junit_case(name, classname, seconds=0.0, failure=None, skipped=None, notes=()):
-    case = ET.Element("testcase", name=name, classname=classname, time=f"{seconds:.3f}")
-    if failure is not None:
-        ET.SubElement(case, "failure", message=failure)
-    elif skipped is not None:
-        ET.SubElement(case, "skipped", message=skipped)
-    if notes:
-        ET.SubElement(case, "system-out").text = "\n".join(notes)
-    return case
+        return "it left a process running after it ended", False, seconds, notes, ratio
+    return None, False, seconds, notes, ratio
 
 
 def run_tests(tests, exercise, jobs, seed, sandbox=None):
     """Runs one exercise's tests (those of `tests`, CTest's listing, under its label), `jobs` at a
     time and the RUN_SERIAL ones alone; returns ({test name after the prefix: (None if it passed,
-    else why not; its JUnit testcase)}, [what the tests reported: their sizes, the time bound])."""
+    else why not; its JUnit testcase)}, [what the tests reported: their sizes, the time bound],
+    the answer's time over the model answer's, from its time verdict, or None)."""
     tests = labelled(tests, exercise.label)
     results = {}
     notes = []
+    ratios = []
 
     def record(test, outcome):
-        why, skipped, seconds, said = outcome
+        why, skipped, seconds, said, ratio = outcome
+        if ratio is not None:
+            ratios.append(ratio)
         for line in said:
             if line not in notes:
                 notes.append(line)
-        case = junit_case(test.name, exercise.prefix, seconds,
-                          failure=None if why is None or skipped else why,
-                          skipped=why if skipped else None, notes=said)
+        case = formats.junit_case(test.name, exercise.prefix, seconds,
+                                  failure=None if why is None or skipped else why,
+                                  skipped=why if skipped else None, notes=said)
         results[suffix(test, exercise.prefix) or test.name] = (why, case)
 
     together = [t for t in tests if not t.serial]
@@ -609,7 +615,7 @@ def run_tests(tests, exercise, jobs, seed, sandbox=None):
     for test in tests:
         if test.serial:
             record(test, run_one(test, seed, sandbox))
-    return results, notes
+    return results, notes, (ratios[0] if ratios else None)
 
 
 def build_for_grading(build_dir, exercises, what, box=None, limit=None):
@@ -677,7 +683,8 @@ def build_verdict(why_not_built):
 
 def grade_student(student, exercises_dir, build_dir, args):
     """Grades one student; prints a line per exercise as it goes. Returns (scores, junit cases,
-    problems): scores {exercise: points}, problems [(exercise, test, reason)]. With
+    problems, ratios): scores {exercise: points}, problems [(exercise, test, reason)], ratios
+    {exercise: its answer's time over the model answer's, from its time verdict}. With
     args.build_only, builds the answers only, runs nothing, and gives no points: scores is empty
     and problems holds one (exercise, "(build)", reason) for each answer that does not build or
     is missing."""
@@ -711,6 +718,7 @@ def grade_student(student, exercises_dir, build_dir, args):
     scores = {}
     cases = []
     problems = []
+    ratios = {}
     if args.build_only:
         say(f"{'lesson':<7} {'exercise':<9} build")
     else:
@@ -727,20 +735,22 @@ def grade_student(student, exercises_dir, build_dir, args):
         if why_not_built:
             passed, note = 0, why_not_built
             for test in names:
-                cases.append(junit_case(f"{exercise.prefix}/{test}", exercise.prefix,
-                                        failure=why_not_built))
+                cases.append(formats.junit_case(f"{exercise.prefix}/{test}", exercise.prefix,
+                                                failure=why_not_built))
             problems.append((exercise, "(build)", why_not_built))
         else:
-            results, notes = run_tests(tests, exercise, args.jobs, args.seed,
-                                       getattr(args, "box", None))
+            results, notes, ratio = run_tests(tests, exercise, args.jobs, args.seed,
+                                              getattr(args, "box", None))
+            if ratio is not None:
+                ratios[exercise] = ratio
             passed = 0
             failed = []
             for test in names:
                 if test not in results:
                     failed.append(test)
                     problems.append((exercise, test, "did not run"))
-                    cases.append(junit_case(f"{exercise.prefix}/{test}", exercise.prefix,
-                                            failure="did not run"))
+                    cases.append(formats.junit_case(f"{exercise.prefix}/{test}",
+                                                    exercise.prefix, failure="did not run"))
                     continue
                 reason, case = results[test]
                 cases.append(case)
@@ -776,28 +786,32 @@ def grade_student(student, exercises_dir, build_dir, args):
     else:
         say(f"{'total':<17} {'':>13} {sum(scores.values()):>7.1f} of "
             f"{POINTS * len(args.exercises)}")
-    return scores, cases, problems
+    return scores, cases, problems, ratios
 
 
-def write_junit(path, student, cases):
-    suite = ET.Element("testsuite", name=student, tests=str(len(cases)))
-    failures = 0
-    for case in cases:
-        failures += case.find("failure") is not None or case.find("error") is not None
-        suite.append(case)
-    suite.set("failures", str(failures))
-    ET.ElementTree(suite).write(path, encoding="UTF-8", xml_declaration=True)
+def write_results(path, fmt, student, args, graded, seconds):
+    """Writes one student's results (`graded`: grade_student's) in `fmt` (course.formats) at
+    `path`; gives the text written."""
+    scores, cases, problems, ratios = graded
+    text = formats.render(fmt, student, args.exercises, scores, problems, ratios, args.seed,
+                          seconds, formats.tests_of(args.exercises, cases), cases)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return text
 
 
 def grade(args):
     """Grades one student (args.student) or a class (args.class_dir), as grade.py's arguments
-    say; prints as it goes and writes the JUnit XML, or the gradebook, JUnit files and summary.
-    With args.build_only, only builds the answers and says which build: no points, no JUnit XML,
-    no gradebook (a class's build_report.txt in args.out instead). args.out is the class's output
-    folder, checked by grade.py; args.exercises, when set, the exercises to grade (default: all).
-    The exit status (see grade.py's help)."""
+    say; prints as it goes and writes the results in args.format (course.formats; JUnit XML by
+    default) at args.results (default: the format's file in the build folder), or the gradebook,
+    one results file per student in args.out/<format>/ and the summary. Autolab's autoresult,
+    for one student, is also printed last. With args.build_only, only builds the answers and
+    says which build: no points, no results, no gradebook (a class's build_report.txt in args.out
+    instead). args.out is the class's output folder, checked by grade.py; args.exercises, when
+    set, the exercises to grade (default: all). The exit status (see grade.py's help)."""
     if not getattr(args, "exercises", None):
         args.exercises = exercises()
+    fmt = getattr(args, "format", None) or "junit"
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop_running_tests)
     names, why = gpus()
@@ -829,18 +843,23 @@ def grade(args):
         student = os.path.basename(os.path.abspath(args.student).rstrip(os.sep))
         start = time.time()
         try:
-            scores, cases, problems = grade_student(student, student_exercises_dir(
+            graded = grade_student(student, student_exercises_dir(
                 os.path.abspath(args.student)), build_dir, args)
         except RuntimeError as error:
             print(f"grade.py: error: {error}", file=sys.stderr)
             return 2
+        scores, problems = graded[0], graded[2]
         if args.build_only:
             say(f"built in {time.time() - start:.0f} s")
             return 1 if problems else 0
-        junit = os.path.abspath(args.junit or os.path.join(build_dir, "grade.xml"))
-        write_junit(junit, student, cases)
-        say(f"JUnit XML: {junit}")
-        say(f"graded in {time.time() - start:.0f} s")
+        path = os.path.abspath(getattr(args, "results", None) or args.junit or
+                               os.path.join(build_dir, formats.DEFAULT_FILE[fmt]))
+        seconds = time.time() - start
+        text = write_results(path, fmt, student, args, graded, seconds)
+        say(f"{formats.TITLE[fmt]}: {path}")
+        say(f"graded in {seconds:.0f} s")
+        if fmt == "autolab":  # its autoresult is the last line of the output
+            say(text, end="")
         return 0 if sum(scores.values()) == POINTS * len(args.exercises) else 1
 
     class_dir = os.path.abspath(args.class_dir)
@@ -857,9 +876,10 @@ def grade(args):
         say(f"\n=== student {i} of {len(students)}: {student}")
         start = time.time()
         try:
-            scores, cases, problems = grade_student(
+            graded = grade_student(
                 student, student_exercises_dir(os.path.join(class_dir, student)), build_dir,
                 args)
+            scores, problems = graded[0], graded[2]
         except RuntimeError as error:
             print(f"grade.py: error: {error}", file=sys.stderr)
             return 2
@@ -873,8 +893,9 @@ def grade(args):
             continue
         say(f"graded in {seconds:.0f} s")
         if not rows:
-            os.makedirs(os.path.join(out, "junit"), exist_ok=True)
-        write_junit(os.path.join(out, "junit", f"{student}.xml"), student, cases)
+            os.makedirs(os.path.join(out, fmt), exist_ok=True)
+        write_results(os.path.join(out, fmt, student + formats.EXTENSION[fmt]), fmt, student,
+                      args, graded, seconds)
         rows.append([student] + [f"{scores[e]:.1f}" for e in args.exercises] +
                     [f"{sum(scores.values()):.1f}", f"{seconds:.0f}", str(args.seed)])
         summary.append(f"{student}: {sum(scores.values()):.1f} of "
@@ -901,7 +922,7 @@ def grade(args):
         f.write("\n".join(summary) + "\n")
     say(f"\n{len(students)} students graded in {time.time() - class_start:.0f} s: "
         f"{os.path.join(out, 'gradebook.csv')}, {os.path.join(out, 'summary.txt')}, "
-        f"{os.path.join(out, 'junit')}/")
+        f"{os.path.join(out, fmt)}/")
     return 0
 
 
@@ -962,9 +983,10 @@ def selftest_plan():
 
 
 def selftest_arguments():
-    """Bad --junit and --out paths, and options of the other mode: exit 2 and one error line, at
-    once (a cmake on the PATH that records being called is never called, the build folder never
-    made), and no folder created; good ones get past the check."""
+    """Bad --junit, --results and --out paths, --format's options that do not go together, and
+    options of the other mode: exit 2 and one error line, at once (a cmake on the PATH that
+    records being called is never called, the build folder never made), and no folder created;
+    good ones get past the check."""
     problems = []
     with tempfile.TemporaryDirectory(prefix="grade-arguments-") as tmp:
         fake_bin = os.path.join(tmp, "bin")
@@ -1004,9 +1026,24 @@ def selftest_arguments():
             (["--class", class_dir, "--junit", os.path.join(tmp, "x.xml")], "--junit", None),
             ([student, "--out", os.path.join(tmp, "grades")], "--out", None),
             ([student, "--build-only", "--junit", os.path.join(tmp, "x.xml")], "--junit", None),
+            ([student, "--results", os.path.join(missing, "x.json")], "--results", missing),
+            ([student, "--format", "gradescope", "--results", tmp], "--results", None),
+            ([student, "--format", "autolab", "--results", os.path.join(a_file, "x.txt")],
+             "--results", None),
+            (["--class", class_dir, "--results", os.path.join(tmp, "x.json")], "--results", None),
+            ([student, "--build-only", "--results", os.path.join(tmp, "x.json")], "--results",
+             None),
+            ([student, "--build-only", "--format", "gradescope"], "--format", None),
+            ([student, "--format", "prairielearn", "--junit", os.path.join(tmp, "x.xml")],
+             "--junit", None),
+            ([student, "--junit", os.path.join(tmp, "x.xml"), "--results",
+              os.path.join(tmp, "y.xml")], "--junit", None),
+            ([student, "--format", "moodle"], "--format", None),
         ]
         if locked:
             bad += [([student, "--junit", os.path.join(locked, "x.xml")], "--junit", None),
+                    ([student, "--format", "prairielearn", "--results",
+                      os.path.join(locked, "x.json")], "--results", None),
                     (["--class", class_dir, "--out", os.path.join(locked, "grades")], "--out",
                      None)]
         else:
@@ -1036,6 +1073,10 @@ def selftest_arguments():
                 shutil.rmtree(missing)
         # Good paths get past the check: to the configure (the fake cmake), or to the GPU check.
         good = [[student, "--junit", os.path.join(tmp, "x.xml")],
+                [student, "--format", "gradescope", "--results", os.path.join(tmp, "x.json")],
+                [student, "--format", "autolab"],
+                ["--class", class_dir, "--format", "prairielearn", "--out",
+                 os.path.join(tmp, "pl-grades")],
                 ["--class", class_dir, "--build-only", "--out", os.path.join(tmp, "new-grades")],
                 ["--class", class_dir, "--build-only"]]
         for extra in good:
@@ -1287,6 +1328,8 @@ def selftest_runner():
             ("too many processes",
              "ps = [subprocess.Popen(['sleep', '5']) for _ in range(12)]\ntime.sleep(5)\n" + passed,
              "processes at once"),
+            ("a time verdict", "verdict('{\"check\": \"time\", \"pass\": true, \"why\": \"x: "
+             "1.0000 ms, 0.50 times\", \"answer_ms\": 1.0, \"model_ms\": 2.0}')", None),
         ]
         limits = dict(LIMITS)
         LIMITS.update(memory=64 << 20, processes=8)  # small, for the two cases above
@@ -1295,7 +1338,9 @@ def selftest_runner():
                          "command": [program(name.replace(" ", "_"), body)],
                          "properties": [{"name": "TIMEOUT", "value": 2},
                                         {"name": "SKIP_RETURN_CODE", "value": 77}]})
-            why, skipped, _, _ = run_one(test, 1)
+            why, skipped, _, _, ratio = run_one(test, 1)
+            if ratio != (0.5 if name == "a time verdict" else None):
+                problems.append(f"'{name}': the time ratio read is {ratio}")
             if want is None and why is not None:
                 problems.append(f"'{name}': failed ({why}), should pass")
             elif want is not None and (why is None or want not in why):
@@ -1400,7 +1445,7 @@ subprocess.Popen(["sleep", {marker!r}])
     os.rename(path, moved)
     test = Test({"name": "99 exercise 1/sandboxed", "command": [moved],
                  "properties": [{"name": "TIMEOUT", "value": 20}]})
-    outcome, _, _, _ = run_one(test, 1, Sandbox(build_dir, [hidden]))
+    outcome, _, _, _, _ = run_one(test, 1, Sandbox(build_dir, [hidden]))
     problems = []
     if outcome is not None:
         problems.append(f"under the sandbox, the made-up test failed: {outcome}")
@@ -1433,9 +1478,9 @@ subprocess.Popen(["sleep", {marker!r}])
 
 
 def selftest(case, parse, build_dir=None):
-    """grade.py selftest CASE (plan, arguments, build-only or names, the last optionally in a
-    given build folder); `parse` is grade.py's argument parser. The exit status: 0 when every
-    check holds, 1 with a line per problem."""
+    """grade.py selftest CASE (plan, arguments, build-only, runner, formats or names, the last
+    optionally in a given build folder); `parse` is grade.py's argument parser. The exit status:
+    0 when every check holds, 1 with a line per problem."""
     start = time.time()
     if case == "plan":
         problems = selftest_plan()
@@ -1446,6 +1491,8 @@ def selftest(case, parse, build_dir=None):
     elif case == "runner":
         verdicts.selftest()  # the keyed lines' reading (it asserts)
         problems = selftest_runner()
+    elif case == "formats":
+        problems = formats.selftest()
     else:
         problems = selftest_build_only(parse)
     for problem in problems:
