@@ -184,6 +184,8 @@ function(course_add_exercise lesson_dir number name)
   #   // expect: compiled: <regular expression>     (its PTX breaks a COMPILED rule, saying this)
   #   // expect: objects: <regular expression>      (its objects define or call what the exercise
   #                                                    does not allow, scripts/check_objects.py)
+  #   // expect: preprocessed: <what the check prints> (its preprocessed code breaks a rule,
+  #                                                    scripts/check_preprocessed.py)
   #   // expect: slow                               (it takes more than TIME_FACTOR times the model,
   #                                                    or its timed run fails its own checks)
   #   // expect: fails when timed: <regular expression> (its [timing] case fails, printing this:
@@ -210,6 +212,13 @@ function(course_add_exercise lesson_dir number name)
       course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args})
       course_exercise_checks(wrong${id}_${kind} "${nn} wrong ${number} ${kind}" grading
         "COMPILED;${pattern}" ${checks_args})
+    elseif(expect MATCHES "^// expect: preprocessed: (.+)$")
+      # Refused by the check of its preprocessed code: only that is made, and its test runs it.
+      string(REGEX REPLACE "([][.*+?()^$|\\])" "\\\\\\1" literal "${CMAKE_MATCH_1}")
+      course_exercise_answer(wrong${id}_${kind} "${wrong}" ${answer_args} PREPROCESS_ONLY)
+      add_test(NAME "${test_name}" COMMAND Python3::Interpreter ${COURSE_PREPROCESSED_CHECK})
+      set_tests_properties("${test_name}" PROPERTIES LABELS grading
+        PASS_REGULAR_EXPRESSION "${literal}[^\n]*\\(not allowed in this exercise\\)")
     elseif(expect MATCHES "^// expect: objects: (.+)$")
       set(pattern "${CMAKE_MATCH_1}")
       if(NOT model)
@@ -257,7 +266,8 @@ function(course_add_exercise lesson_dir number name)
     else()
       message(FATAL_ERROR "${wrong} has no '// expect: rejected: ...', '// expect: fails: ...', "
                           "'// expect: fails when timed: ...', '// expect: hangs', "
-                          "'// expect: compiled: ...', '// expect: objects: ...' or "
+                          "'// expect: compiled: ...', '// expect: objects: ...', "
+                          "'// expect: preprocessed: ...' or "
                           "'// expect: slow' line")
     endif()
   endforeach()
@@ -297,14 +307,16 @@ endfunction()
 
 # course_exercise_answer(<target> <answer> NAME <name> GRADING <dir> INCLUDE_DIR <dir>
 #                        TESTS <object library> [COMPILED <spec>] CHECK_ARGS args...
-#                        [LIBRARIES libs...] [USES targets...] [OBJECTS_ONLY])
+#                        [LIBRARIES libs...] [USES targets...] [OBJECTS_ONLY | PREPROCESS_ONLY])
 #   One answer to exercise <name> (course_add_exercise passes the rest): checks and stages <answer>
 #   as <name>.cuh with cmake/check_exercise.cmake (CHECK_ARGS), builds it with the harness
 #   GRADING/<name>_harness.cu against INCLUDE_DIR and the USES lesson targets, and links the
 #   exercise's tests (the object library TESTS) into the program <target>; the same answer and
-#   harness as PTX too (<target>_ptx). OBJECTS_ONLY: the objects and the PTX, and no program.
+#   harness as PTX too (<target>_ptx); before either compiles, the check of the preprocessed code
+#   (<target>_preprocessed). OBJECTS_ONLY: the objects and the PTX, and no program.
+#   PREPROCESS_ONLY: the preprocessed code alone, unchecked (a wrong answer's test checks it).
 function(course_exercise_answer target answer)
-  cmake_parse_arguments(arg "OBJECTS_ONLY" "NAME;GRADING;INCLUDE_DIR;TESTS;COMPILED"
+  cmake_parse_arguments(arg "OBJECTS_ONLY;PREPROCESS_ONLY" "NAME;GRADING;INCLUDE_DIR;TESTS;COMPILED"
     "CHECK_ARGS;LIBRARIES;USES" ${ARGN})
   set(name "${arg_NAME}")
   set(stage_dir "${CMAKE_BINARY_DIR}/grading/${target}")
@@ -333,7 +345,10 @@ function(course_exercise_answer target answer)
                                       "${stage_dir}/${name}.cuh")
   target_include_directories(${target}_answer PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
   target_link_libraries(${target}_answer PRIVATE course_flags ${arg_USES})
-  if(NOT arg_OBJECTS_ONLY)
+  if(arg_PREPROCESS_ONLY)  # not built: it gives the preprocessing its include folders and macros
+    set_target_properties(${target}_answer PROPERTIES EXCLUDE_FROM_ALL ON)
+  endif()
+  if(NOT arg_OBJECTS_ONLY AND NOT arg_PREPROCESS_ONLY)
     add_executable(${target} $<TARGET_OBJECTS:${target}_answer>
                    $<TARGET_OBJECTS:${arg_TESTS}>)
     target_link_libraries(${target} PRIVATE course_test_main ${arg_LIBRARIES})
@@ -341,13 +356,52 @@ function(course_exercise_answer target answer)
   endif()
   # The same answer and harness as PTX, without the probes, for scripts/check_compiled.py (the
   # COMPILED spec) and scripts/check_objects.py (the device code's calls); built with the answer.
-  add_library(${target}_ptx OBJECT "${arg_GRADING}/${name}_harness.cu" "${stage_dir}/${name}.cuh")
-  set_target_properties(${target}_ptx PROPERTIES CUDA_PTX_COMPILATION ON)
-  target_compile_definitions(${target}_ptx PRIVATE GRADING_SASS=1)
-  target_include_directories(${target}_ptx PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
-  target_link_libraries(${target}_ptx PRIVATE course_flags ${arg_USES})
-  if(NOT arg_OBJECTS_ONLY)
+  if(NOT arg_PREPROCESS_ONLY)
+    add_library(${target}_ptx OBJECT "${arg_GRADING}/${name}_harness.cu"
+                                     "${stage_dir}/${name}.cuh")
+    set_target_properties(${target}_ptx PROPERTIES CUDA_PTX_COMPILATION ON)
+    target_compile_definitions(${target}_ptx PRIVATE GRADING_SASS=1)
+    target_include_directories(${target}_ptx PRIVATE "${stage_dir}" "${arg_INCLUDE_DIR}")
+    target_link_libraries(${target}_ptx PRIVATE course_flags ${arg_USES})
+  endif()
+  if(NOT arg_OBJECTS_ONLY AND NOT arg_PREPROCESS_ONLY)
     add_dependencies(${target} ${target}_ptx)
+  endif()
+  # The answer's preprocessed code, as the build and the PTX build make it, checked before either
+  # compiles (scripts/check_preprocessed.py): what its text hides from the check of its text.
+  set(includes "$<TARGET_PROPERTY:${target}_answer,INCLUDE_DIRECTORIES>")
+  set(defines "$<TARGET_PROPERTY:${target}_answer,COMPILE_DEFINITIONS>")
+  set(preprocess "${CMAKE_CUDA_COMPILER}" -E -Xcompiler=-dD -x cu -std=c++${CMAKE_CUDA_STANDARD}
+    "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+    "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>")
+  get_filename_component(harness "${arg_GRADING}/${name}_harness.cu" ABSOLUTE)
+  set(pp_check "${PROJECT_SOURCE_DIR}/scripts/check_preprocessed.py"
+    --preprocessed "${stage_dir}/preprocessed.ii" --ptx-preprocessed "${stage_dir}/preprocessed_ptx.ii"
+    --answer-file "${stage_dir}/${name}.cuh" --include-dir "${arg_INCLUDE_DIR}"
+    --exercise "${target}")
+  set(check_step COMMAND Python3::Interpreter ${pp_check} --verdict "${stage_dir}/answer_check.json")
+  if(arg_PREPROCESS_ONLY)  # a wrong answer the check must refuse: its test runs the check
+    set(check_step)
+    set(COURSE_PREPROCESSED_CHECK ${pp_check} PARENT_SCOPE)
+  endif()
+  add_custom_command(OUTPUT "${stage_dir}/preprocessed.ok"
+    BYPRODUCTS "${stage_dir}/preprocessed.ii" "${stage_dir}/preprocessed_ptx.ii"
+    COMMAND "${CMAKE_COMMAND}" -E rm -f "${stage_dir}/preprocessed.ok"
+    COMMAND ${preprocess} "${harness}" -o "${stage_dir}/preprocessed.ii"
+    COMMAND ${preprocess} -DGRADING_SASS=1 "${harness}" -o "${stage_dir}/preprocessed_ptx.ii"
+    ${check_step}
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stage_dir}/preprocessed.ok"
+    DEPENDS "${stage_dir}/${name}.cuh" "${harness}"
+      "${PROJECT_SOURCE_DIR}/scripts/check_preprocessed.py"
+      "${PROJECT_SOURCE_DIR}/scripts/course/preprocessed.py"
+      "${PROJECT_SOURCE_DIR}/cmake/answer_rules.json"
+    COMMENT "Checking ${target}'s ${name}.cuh, preprocessed" COMMAND_EXPAND_LISTS VERBATIM)
+  if(arg_PREPROCESS_ONLY)
+    add_custom_target(${target}_preprocessed ALL DEPENDS "${stage_dir}/preprocessed.ok")
+  else()
+    add_custom_target(${target}_preprocessed DEPENDS "${stage_dir}/preprocessed.ok")
+    add_dependencies(${target}_answer ${target}_preprocessed)
+    add_dependencies(${target}_ptx ${target}_preprocessed)
   endif()
 endfunction()
 

@@ -125,9 +125,24 @@ if(code MATCHES "(^|\n)[ \t]*#[ \t]*define([^A-Za-z0-9_]|$)")
 endif()
 
 # ---- includes -----------------------------------------------------------------------------------
-set(allowed_angle
-  algorithm array cassert cfloat climits cmath cstddef cstdint cstdio cstring limits stdexcept
-  type_traits utility cuda/atomic cooperative_groups.h)
+# The headers and the library names, shared with the check of the preprocessed answer
+# (scripts/check_preprocessed.py): cmake/answer_rules.json.
+file(READ "${CMAKE_CURRENT_LIST_DIR}/answer_rules.json" rules)
+set(allowed_angle)
+string(JSON count LENGTH "${rules}" headers)
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  string(JSON header GET "${rules}" headers ${i})
+  list(APPEND allowed_angle "${header}")
+endforeach()
+set(shared_names)
+string(JSON count LENGTH "${rules}" names)
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  string(JSON shown GET "${rules}" names ${i} 0)
+  string(JSON pattern GET "${rules}" names ${i} 1)
+  list(APPEND shared_names "${shown}|${pattern}")
+endforeach()
 string(REGEX MATCHALL "#[ \t]*(include|include_next|import)[^\n]*" includes "${directives}")
 foreach(line IN LISTS includes)
   string(STRIP "${line}" line)
@@ -149,20 +164,14 @@ endforeach()
 # ---- names --------------------------------------------------------------------------------------
 # Each entry: what the message calls it (@: the identifier found), then the identifier's pattern
 # (alternatives with |: each entry's first | separates the message from the pattern).
-set(forbidden_names
-  "cub::|cub" "thrust::|thrust" "cuBLAS|cublas[A-Za-z0-9_]*" "course::|course"
-  "the grading probes|grading|grading[0-9][0-9]"
-  # The builtins behind CUDA's atomic functions (atomicAdd calls __uAtomicAdd): the same atomics
-  # under names that the probes and the FORBID lists do not see.
-  "@ (an atomic builtin)|__[A-Za-z0-9]*Atomic[A-Za-z0-9_]*|__nvvm_[A-Za-z0-9_]*"
-  "@::|lesson[0-9][0-9]" "inline PTX (asm)|asm" "inline PTX (asm)|__asm__"
-  "_Pragma|_Pragma" "__nv_atomic builtins|__nv_atomic[A-Za-z0-9_]*"
+# The shared ones first (cmake/answer_rules.json: the libraries, the course's and the lessons' code,
+# the probes, the builtins behind CUDA's atomic functions, which atomicAdd calls as __uAtomicAdd,
+# inline PTX, GRADING_SASS), then those only the text shows.
+set(forbidden_names ${shared_names}
+  "_Pragma|_Pragma"
   # Code that ends, steers or reads the test program from outside the graded call: an answer's
   # job is its kernels and their launch, nothing that runs before, after or around the tests.
   "@ (ends or steers the test program)|exit|_exit|_Exit|quick_exit|abort|atexit|at_quick_exit|terminate|std::terminate|signal|raise|longjmp|setjmp|system|popen|fork|vfork|kill|syscall|execv|execve|execvp|execl|execlp|posix_spawn|posix_spawnp"
-  # The compiled-code check builds the answer with GRADING_SASS defined: an answer that asks for
-  # it could show that check one thing and the tests another.
-  "@ (tells the compiled-code check from the tests)|GRADING_SASS"
   "@ (reads the test program's environment)|getenv|secure_getenv|environ|__environ"
   "@ (a declaration the check cannot see into)|extern"
   "@ (code that runs outside the graded call)|__attribute__|constructor|destructor"

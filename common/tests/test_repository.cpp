@@ -136,10 +136,10 @@ std::string manifest_field(const std::string& json, const std::string& key) {
 // has no wrong answers either.
 std::vector<std::string> exercise_problems(const fs::path& root) {
   std::vector<std::string> problems;
-  // The kinds course_add_exercise knows (cmake/CourseExercise.cmake), compiled:, objects:, fails
-  // when timed: and slow among them.
+  // The kinds course_add_exercise knows (cmake/CourseExercise.cmake), preprocessed:, compiled:,
+  // objects:, fails when timed: and slow among them.
   const std::regex expect(
-      R"(^// expect: (rejected: .+|fails: .+|fails when timed: .+|hangs|compiled: .+|objects: .+|slow)$)");
+      R"(^// expect: (rejected: .+|preprocessed: .+|fails: .+|fails when timed: .+|hangs|compiled: .+|objects: .+|slow)$)");
   int refused = 0;
   int hung = 0;
   if (!fs::is_directory(root / "lessons")) return problems;
