@@ -377,7 +377,7 @@ function(course_exercise_answer target answer)
   get_filename_component(harness "${arg_GRADING}/${name}_harness.cu" ABSOLUTE)
   set(pp_check "${PROJECT_SOURCE_DIR}/scripts/check_preprocessed.py"
     --preprocessed "${stage_dir}/preprocessed.ii" --ptx-preprocessed "${stage_dir}/preprocessed_ptx.ii"
-    --answer-file "${stage_dir}/${name}.cuh" --include-dir "${arg_INCLUDE_DIR}"
+    --answer-file "${answer}" --include-dir "${arg_INCLUDE_DIR}"
     --exercise "${target}")
   set(check_step COMMAND Python3::Interpreter ${pp_check} --verdict "${stage_dir}/answer_check.json")
   if(arg_PREPROCESS_ONLY)  # a wrong answer the check must refuse: its test runs the check
@@ -401,7 +401,12 @@ function(course_exercise_answer target answer)
   else()
     add_custom_target(${target}_preprocessed DEPENDS "${stage_dir}/preprocessed.ok")
     add_dependencies(${target}_answer ${target}_preprocessed)
-    add_dependencies(${target}_ptx ${target}_preprocessed)
+    # The PTX after the objects (a generated source of its own orders its compile behind them):
+    # an answer that does not compile says so once, not twice.
+    add_custom_command(OUTPUT "${stage_dir}/compiled.stamp"
+      COMMAND "${CMAKE_COMMAND}" -E touch "${stage_dir}/compiled.stamp"
+      DEPENDS "$<TARGET_OBJECTS:${target}_answer>" VERBATIM)
+    target_sources(${target}_ptx PRIVATE "${stage_dir}/compiled.stamp")
   endif()
 endfunction()
 

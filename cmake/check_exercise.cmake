@@ -12,7 +12,8 @@
 # (FORBID, for example __match_any_sync where the exercise is to build it from votes), nor reach
 # around the rules (inline PTX, #undef, token pasting). Comments and string literals are ignored.
 #
-# On success the answer is copied to DESTINATION (when given), which is what the build compiles.
+# On success the answer is copied to DESTINATION (when given), which is what the build compiles,
+# behind a #line directive that names SOURCE, so that the compiler's errors name the student's file.
 # On failure it prints one line per problem, for example
 #   exercise02_2: block_all_sum.cuh uses __shfl_down_sync (not allowed in this exercise)
 # and exits with an error, so the exercise does not build and earns nothing. docs/instructors.md
@@ -183,6 +184,8 @@ foreach(name IN LISTS FORBID)
   list(APPEND forbidden_names "${name}|${name}")
 endforeach()
 set(padded " ${code} ")
+# The include lines are read above, as includes: a refused header's name is not also a name used.
+string(REGEX REPLACE "#[ \t]*(include|include_next|import)[^\n]*" "" padded "${padded}")
 # Dynamic shared memory is declared `extern __shared__`: the one extern an answer needs.
 string(REGEX REPLACE "([^A-Za-z0-9_])extern[ \t\r\n]+__shared__" "\\1__shared__" padded "${padded}")
 foreach(entry IN LISTS forbidden_names)
@@ -237,6 +240,9 @@ if(problems)
 endif()
 
 if(DEFINED DESTINATION AND NOT DESTINATION STREQUAL "")
-  configure_file("${SOURCE}" "${DESTINATION}" COPYONLY)
+  # The copy says, to the compiler, that its lines are the student's file's: an error is reported
+  # at the file the student edits, and line for line.
+  get_filename_component(shown_path "${SOURCE}" ABSOLUTE)
+  file(WRITE "${DESTINATION}" "#line 1 \"${shown_path}\"\n${text}")
 endif()
 write_verdict("\"pass\": true")
