@@ -12,8 +12,8 @@ namespace lesson04 {
 // A value is an index below 2^32 - 1, so that find can answer kNotFound for an absent key.
 constexpr std::uint32_t kNotFound = 0xFFFFFFFFu;
 
-// The book's hash. One translated edition prints `key & count`, a misprint: with 1024 buckets it
-// gives bucket 0 or 1024, and 1024 is out of range.
+// The book's hash. The course's copy of the book's Chinese edition prints `key & count`, where its
+// prose says modulo: with 1024 buckets `&` gives bucket 0 or 1024, and 1024 is out of range.
 COURSE_HOST_DEVICE inline std::uint32_t bucket_of(std::uint32_t key, std::uint32_t buckets) {
   return key % buckets;
 }

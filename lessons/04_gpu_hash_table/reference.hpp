@@ -158,9 +158,10 @@ struct ChainCheck {
   }
 };
 
-// The book's verify_table (one translated edition misprints it to hash the value), made
-// exact: walks every bucket of a table whose entries lie in pool[0, pool_size) and checks it
-// against the n keys that were inserted, entry i holding (keys[i], i).
+// The book's verify_table (the course's copy of the book prints it hashing the value, where its
+// prose hashes the key), made exact: walks every bucket of a table whose entries lie in
+// pool[0, pool_size) and checks it against the n keys that were inserted, entry i holding
+// (keys[i], i).
 inline ChainCheck check_chains(const std::vector<Entry*>& heads, const Entry* pool,
                                std::size_t pool_size, const std::uint32_t* keys, std::size_t n) {
   ChainCheck check;

@@ -461,7 +461,7 @@ def probing_svg():
             svg.text(x + t * cell + cell / 2 - 1, 232, f"t{t}", anchor="middle", fill=ORANGE,
                      size=10)
     svg.text(left + claimed * cell + cell / 2 - 1, 248, "CAS", anchor="middle", fill=ORANGE)
-    svg.text(left, 276, "one ballot per window: is the key here, and which slots are empty?",
+    svg.text(left, 276, "ballots per window: is the key here, and which slots are empty?",
              fill="#555")
     svg.text(left, 294, f"the thread of the first empty slot (t{claimed % width}) tries the CAS",
              fill="#555")

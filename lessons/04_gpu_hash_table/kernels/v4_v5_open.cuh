@@ -179,9 +179,9 @@ inline void find_open(const std::uint32_t* queries, std::size_t n, OpenTable& ta
 
 // v5, cooperative probing: a tile of W threads takes one key and probes W slots at once, one slot
 // each: the window home(key) of the capacity / W windows, then the next window. The W loads are
-// neighbours, so they travel as one request, and one ballot tells the whole tile whether the key is
-// in the window and which slots are empty. At a high load factor, where v4 walks slot by slot along
-// long runs of full slots, v5 moves W slots a step.
+// neighbours, so they travel as one request, and two ballots tell the whole tile whether the key
+// is in the window and which slots are empty. At a high load factor, where v4 walks slot by slot
+// along long runs of full slots, v5 moves W slots a step.
 template <int W>
 __device__ void insert_or_assign_tile(const cg::thread_block_tile<W>& tile, const OpenView& table,
                                       std::uint32_t key, std::uint32_t value) {

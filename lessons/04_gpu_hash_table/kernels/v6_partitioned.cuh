@@ -1,12 +1,14 @@
 // v6, the keys partitioned by table region.
 //
-// v5's probes land all over a table eight times the size of the H100's L2, so nearly every one is
-// a trip to DRAM. v6 first sorts the keys, roughly: by the region of the table their home window
-// lies in, with one counting pass and one scatter, as radix-partitioned hash joins do. Then it
-// runs v5's insert over the keys in that order. The grid works through the array from front to
-// back, so at any moment its probes fall in one or two regions, and a region a fraction of the L2
-// stays there while it is filled: each of its sectors comes from DRAM once and goes back once.
-// Finds do the same, and then put each answer back in its query's place.
+// v5's probes land all over a table eight times the size of the H100's L2, so most of its
+// sectors miss the L2 (ncu on the H100: docs/results/h100-80gb-hbm3/lesson04_ncu_v6.txt). v6
+// first sorts the keys, roughly: by the region of the table their home window lies in, with one
+// counting pass and one scatter, as radix-partitioned hash joins do. Then it runs v5's insert over
+// the keys in that order. The grid works through the array from front to back, so at any moment
+// its probes fall in one or two regions, and a region a fraction of the L2 is meant to stay there
+// while it is filled, each of its sectors coming from DRAM once and going back once (on the H100,
+// v6's insert still reads more than the table and its keys from DRAM: the same log). Finds do the
+// same, and then put each answer back in its query's place.
 #pragma once
 
 #include <cub/block/block_scan.cuh>
