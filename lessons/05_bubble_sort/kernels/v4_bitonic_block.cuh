@@ -87,8 +87,9 @@ __device__ void half_clean_shared(T* s, unsigned size, unsigned j) {
 // `at` maps a place to its index in shared memory.
 template <typename T, typename At>
 __device__ void load_chunk(T* s, const float* in, std::size_t n, unsigned size, At at) {
-  // Eight loads in flight per thread, not one: a load waits some 600 ns for memory, and a block
-  // that issues one at a time spends most of its life waiting.
+  // Eight loads in flight per thread, not one: a load waits hundreds of clock cycles for memory
+  // (CUDA C++ Programming Guide, "Multiprocessor Level"), and a block that issues one at a time
+  // spends most of its life waiting.
   constexpr unsigned kBatch = 8;
   const std::size_t base = blockIdx.x * static_cast<std::size_t>(size);
   for (unsigned first = threadIdx.x; first < size; first += kBatch * blockDim.x) {
