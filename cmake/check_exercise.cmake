@@ -52,6 +52,10 @@ if(NOT EXISTS "${SOURCE}")
   message(FATAL_ERROR "${EXERCISE}: ${file_name} is missing (expected at ${SOURCE})")
 endif()
 file(READ "${SOURCE}" text)
+# The compiler ends a line at a carriage return alone too: so does this check, and the copy the
+# build compiles is this text (below), so both read the same lines.
+string(REPLACE "\r\n" "\n" text "${text}")
+string(REPLACE "\r" "\n" text "${text}")
 set(problems)
 
 # ---- what a scan of the text cannot read ---------------------------------------------------------
@@ -60,8 +64,16 @@ set(problems)
 # the scan would take for a character literal, can hide code the same way. No answer needs them.
 # Nor conditional compilation (below): the tests and the compiled-code check build the same file
 # with different macros, and #if / #ifdef could show each a different answer.
-if(text MATCHES "\\\\\r?\n")
+# (A backslash with only spaces after it before the line's end is a splice to the compiler too.)
+if(text MATCHES "\\\\[ \t]*\n")
   list(APPEND problems "uses a line splice (a backslash at the end of a line)")
+endif()
+# A form feed or vertical tab is white space to the compiler, and not to this check's reading of
+# directives; no answer needs them.
+string(ASCII 11 vertical_tab)
+string(ASCII 12 form_feed)
+if(text MATCHES "[${vertical_tab}${form_feed}]")
+  list(APPEND problems "uses a form feed or vertical tab")
 endif()
 
 string(REPLACE "," ";" SUPPORT "${SUPPORT}")  # lists come comma-separated (see cmake/CourseExercise.cmake)
@@ -115,6 +127,15 @@ if(code MATCHES "(^|[^A-Za-z0-9_])(u8|u|U|L)?R\"\"")
 endif()
 if(code MATCHES "[0-9A-Fa-f]''")
   list(APPEND problems "uses a digit separator")
+endif()
+# The digraph %: is '#' to the preprocessor (%:include, %:define, %:if): this check reads '#'.
+if(code MATCHES "%:")
+  list(APPEND problems "uses the digraph %: (a '#' spelt another way)")
+endif()
+# #line, or a line marker (# 12 "file"), would tell the compiler, and the check of the
+# preprocessed code, that the answer's lines were another file's.
+if(code MATCHES "(^|\n)[ \t]*#[ \t]*(line([^A-Za-z0-9_]|$)|[0-9])")
+  list(APPEND problems "uses #line (the answer's lines would be said to be another file's)")
 endif()
 if(code MATCHES "(^|\n)[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)([^A-Za-z0-9_]|$)")
   list(APPEND problems "uses conditional compilation (#if, #ifdef, ...)")

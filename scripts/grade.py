@@ -124,6 +124,9 @@ def parse(argv):
     box.add_argument("--no-sandbox", dest="sandbox", action="store_false",
                      help="grade without the sandbox (an answer can then read and write what "
                           "the grader can)")
+    parser.add_argument("--hide", action="append", default=[], metavar="DIR",
+                        help="a folder the sandbox hides too (grade_slurm.py hides the whole "
+                             "class from a task that grades one student)")
     parser.add_argument("--build-limit", type=float, default=1800, metavar="SECONDS",
                         help="stop a student's build after this long (default: 1800)")
     parser.add_argument("--memory-limit", type=float, default=32, metavar="GIB",

@@ -457,25 +457,34 @@ class Sandbox:
         student's own folder visible again (read-only) inside the hidden class folder."""
         box = Sandbox(self.build_dir, self.hidden)
         box.writable = True
-        box.shown = [os.path.realpath(student_dir)]
+        real = os.path.realpath(student_dir)
+        # At its real path, and at the path the build names it by, if a link leads there.
+        box.shown = [(real, real)] + ([(real, os.path.abspath(student_dir))]
+                                      if os.path.abspath(student_dir) != real else [])
         return box
 
     writable = False
     shown = ()
 
     @classmethod
-    def for_grading(cls, build_dir, students):
+    def for_grading(cls, build_dir, students, more=()):
         """The sandbox grade.py uses: hidden are solutions/, the student's (or the class's) folder,
-        and the copies of the model answers' sources that the build stages beside their programs
-        (build/grading/solutionNN_k/; their programs stay, for the time bounds). A folder that
+        any `more` (--hide), and the copies of the model answers' sources that the build stages
+        beside their programs (build/grading/solutionNN_k/; their programs stay, for the time
+        bounds). A folder that
         holds the checkout or the build folder is not hidden: the tests need those."""
         build_dir = os.path.abspath(build_dir)
         needed = [os.path.realpath(p) + os.sep for p in (ROOT, build_dir)]
-        folders = dict.fromkeys((os.path.join(ROOT, "solutions"), os.path.abspath(students)))
+        folders = dict.fromkeys((os.path.join(ROOT, "solutions"), os.path.abspath(students),
+                                 *(os.path.abspath(m) for m in more)))
         hidden = [glob.escape(h) for h in folders
                   if not any(n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
-        staged = os.path.join(glob.escape(build_dir), "grading", "solution*")
-        return cls(build_dir, hidden + [staged])
+        staged = [os.path.join(glob.escape(build_dir), "grading", "solution*")]
+        # ...and those of any other build folder in the checkout (the presets' build/default/),
+        # which an answer could otherwise include by a relative path.
+        for pattern in (("build", "*", "grading", "solution*"), ("build*", "grading", "solution*")):
+            staged.append(os.path.join(glob.escape(ROOT), *pattern))
+        return cls(build_dir, hidden + staged)
 
     @staticmethod
     def missing():
@@ -490,9 +499,11 @@ class Sandbox:
 
     def wrap(self, command, directory):
         devices = sorted(glob.glob("/dev/nvidia*"))
+        # No capabilities: run as root, bwrap would otherwise leave the test those it has, and a
+        # test could unmount what hides a folder or remount the file system writable.
         wrapped = ["bwrap", "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-net",
-                   "--unshare-ipc", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-                   "--tmpfs", "/tmp"]
+                   "--unshare-ipc", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev",
+                   "--proc", "/proc", "--tmpfs", "/tmp"]
         # The checkout and the build folder may sit under /tmp: visible again, read-only (the
         # build folder writable for a build).
         wrapped += ["--ro-bind", os.path.realpath(ROOT), os.path.realpath(ROOT)]
@@ -503,8 +514,8 @@ class Sandbox:
             for path in sorted(glob.glob(pattern)):
                 if os.path.isdir(path):
                     wrapped += ["--tmpfs", os.path.realpath(path)]
-        for path in self.shown:
-            wrapped += ["--ro-bind", path, path]
+        for source, seen in self.shown:
+            wrapped += ["--ro-bind", source, seen]
         return wrapped + ["--chdir", directory or self.build_dir, "--", *command]
 
 
@@ -829,7 +840,8 @@ def grade(args):
             print(f"grade.py: error: no sandbox: {why}; or grade without one (--no-sandbox), "
                   "which lets an answer read and write what the grader can", file=sys.stderr)
             return 2
-        args.box = Sandbox.for_grading(args.build_dir, args.class_dir or args.student)
+        args.box = Sandbox.for_grading(args.build_dir, args.class_dir or args.student,
+                                       getattr(args, "hide", ()))
         say("sandbox: each answer is built, and each test run, in bubblewrap; hidden from them: "
             + ", ".join(args.box.hidden))
     build_dir = os.path.abspath(args.build_dir)
@@ -1404,9 +1416,10 @@ def selftest_runner():
 
 
 def selftest_sandbox(tmp, program):
-    """--sandbox, where bwrap works: a made-up test that passes only if, inside, the hidden folder
+    """The sandbox, where bwrap works: a made-up test that passes only if, inside, the hidden folder
     is not there, the build folder cannot be written, /tmp is its own, there is no network but the
-    loopback, and it sees only its own processes; what it leaves running is gone after it ends."""
+    loopback, it sees only its own processes and has no capabilities; what it leaves running is
+    gone after it ends."""
     why = Sandbox.missing()
     if why:
         say(f"grade.py selftest runner: the sandbox is not checked here ({why})")
@@ -1438,6 +1451,8 @@ if [name for _, name in socket.if_nameindex() if name != "lo"]:
     fail(6, "a network device other than the loopback")
 if len([p for p in os.listdir("/proc") if p.isdigit()]) > 3:
     fail(7, "other processes are visible")
+if [l for l in open("/proc/self/status") if l.startswith("CapEff:") and int(l.split()[1], 16)]:
+    fail(8, "it has capabilities (as root, it could unmount what hides a folder)")
 subprocess.Popen(["sleep", {marker!r}])
 {PASS_LINE}"""
     path = program("sandboxed", body)

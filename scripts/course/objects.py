@@ -41,15 +41,19 @@ CALL = re.compile(r"^\s*(?:@!?%\w+\s+)?call(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A
 
 
 def plain_anonymous(name):
-    """`name` with each anonymous namespace that nvcc named uniquely (<length>_GLOBAL__N__<hashes
-    and the file's name>) spelt as g++ spells one (12_GLOBAL__N_1), so that the model answer's
-    object and the answer's name the harness's own functions and variables alike."""
+    """`name` with each anonymous namespace that nvcc named uniquely (<length>_GLOBAL__N__<hash>_
+    <n>_<the file's name>_<hash>) spelt as g++ spells one (12_GLOBAL__N_1), so that the model
+    answer's object and the answer's name the harness's own functions and variables alike. The
+    length before it is found from the name itself: the digits of a name before it (exercise01)
+    are not part of it."""
     out, at = [], 0
-    for m in re.finditer(r"(\d+)(_GLOBAL__N__)", name):
-        if m.start() < at:
+    for m in re.finditer(r"_GLOBAL__N__[0-9a-f]+_\d+_[A-Za-z0-9_]*?_[0-9a-f]{8}", name):
+        length = str(len(m.group(0)))
+        start = m.start() - len(length)
+        if start < at or name[start:m.start()] != length:
             continue
-        out.append(name[at:m.start()] + "12_GLOBAL__N_1")
-        at = m.start(2) + int(m.group(1))
+        out.append(name[at:start] + "12_GLOBAL__N_1")
+        at = m.end()
     out.append(name[at:])
     return "".join(out)
 
@@ -60,9 +64,11 @@ class ObjectFile:
     def __init__(self, path):
         self.path = path
         self.sections = {}  # index -> name
+        self.section_types = {}  # name -> type (PROGBITS, INIT_ARRAY, ...)
         self.functions = {}  # name -> (section index, value, size)
         self.defined = {}  # name -> (type, bind) of every global or weak symbol defined
         self.undefined = set()
+        self.ifuncs = set()
         self.relocations = {}  # section it applies to -> [(offset, symbol, addend, relative)]
         self._read()
 
@@ -75,9 +81,10 @@ class ObjectFile:
 
     def _read(self):
         for line in self._readelf("-S").splitlines():
-            m = re.match(r"^\s*\[\s*(\d+)\]\s+(\S+)", line)
+            m = re.match(r"^\s*\[\s*(\d+)\]\s+(\S+)\s+(\S+)", line)
             if m:
                 self.sections[int(m.group(1))] = plain_anonymous(m.group(2))
+                self.section_types[plain_anonymous(m.group(2))] = m.group(3)
         for line in self._readelf("-s").splitlines():
             words = line.split()
             if len(words) < 8 or not words[0].endswith(":") or not words[0][:-1].isdigit():
@@ -88,7 +95,9 @@ class ObjectFile:
                 if name:
                     self.undefined.add(name)
                 continue
-            if kind == "FUNC" and ndx.isdigit():
+            if kind == "IFUNC":
+                self.ifuncs.add(name)
+            if kind in ("FUNC", "IFUNC") and ndx.isdigit():
                 self.functions[name] = (int(ndx), int(value, 16), int(size, 0))
             if bind in ("GLOBAL", "WEAK") and kind in ("FUNC", "OBJECT", "NOTYPE", "TLS"):
                 self.defined[name] = (kind, bind)
@@ -140,11 +149,33 @@ class ObjectFile:
         ndx, value, size = self.functions[function]
         return self.targets(self.sections.get(ndx, ""), value, value + max(size, 1))
 
+    def init_sections(self):
+        """The sections that hold static initializers or finalizers: by their type (INIT_ARRAY,
+        FINI_ARRAY, PREINIT_ARRAY), and by their name (.init_array.00099 and the like, which the
+        linker merges into .init_array, and .ctors, .dtors, .init, .fini)."""
+        return sorted(name for name, kind in self.section_types.items()
+                      if kind in ("INIT_ARRAY", "FINI_ARRAY", "PREINIT_ARRAY")
+                      or name.startswith(INIT_SECTIONS) or name in (".init", ".fini"))
+
     def init_functions(self):
         """The functions the object's static initializer and finalizer tables name."""
         found = set()
-        for section in INIT_SECTIONS:
+        for section in self.init_sections():
             found |= self.targets(section)[0]
+        return found
+
+    def data_references(self):
+        """The external symbols that the object's data (not its code, its tables of initializers
+        or its unwinding and debugging tables) holds the address of: a function pointer to
+        printf kept in a variable is a call the code's relocations do not show."""
+        code = {self.sections.get(ndx) for ndx, _, _ in self.functions.values()}
+        skip = set(self.init_sections())
+        found = set()
+        for section in self.relocations:
+            if section in code or section in skip or section.startswith(
+                    (".debug", ".eh_frame", ".gcc_except_table", ".nv")):
+                continue
+            found |= self.targets(section)[1]
         return found
 
 
@@ -217,6 +248,17 @@ def host_problems(student, model, namespace, allowed, answer):
             if not STD_THROW.match(symbol):
                 out.append(f"{answer}: {shown(function)} calls {shown(symbol)} (not among the "
                            "calls this exercise allows)")
+    for name in sorted(student.ifuncs - model.ifuncs):
+        out.append(f"{answer}: defines {shown(name)} as an indirect function (code the loader "
+                   "runs before main())")
+    for symbol in sorted(student.data_references() - model.data_references() - BASE_CALLS
+                         - allowed):
+        out.append(f"{answer}: keeps the address of {shown(symbol)} in its data (a call through "
+                   "a pointer, not among the calls this exercise allows)")
+    extra_tables = sorted(set(student.init_sections()) - set(model.init_sections()))
+    if extra_tables:
+        out.append(f"{answer}: has a table of static initializers or finalizers of its own "
+                   f"({extra_tables[0]}), code that runs before or after main()")
     # By what they call, not by name: GCC names a file's initializer after its first function.
     mine = {f for f in student.init_functions() if not NVCC_REGISTRATION.search(f)}
     theirs = {f for f in model.init_functions() if not NVCC_REGISTRATION.search(f)}
@@ -327,6 +369,11 @@ SELFTEST_ANSWERS = [
      "a static initializer or finalizer"),
     ("namespace exercise09 {\nint step(int x) { return x + 1; }\n}\n"
      "extern \"C\" int puts(const char*) { return 0; }", "defines puts, outside namespace"),
+    ("#include <cstdio>\nnamespace exercise09 {\nvoid early() { std::puts(\"x\"); }\n"
+     "[[gnu::section(\".init_array.00099\"), gnu::used]] void (*hook)() = early;\n"
+     "int step(int x) { return x + 1; }\n}", "static initializer"),
+    ("#include <cstdio>\nnamespace exercise09 {\nint (*say)(const char*) = std::puts;\n"
+     "int step(int x) { return x + 1; }\n}", "keeps the address of puts"),
 ]
 SELFTEST_PTX = """
 .extern .func  (.param .b32 func_retval0) vprintf

@@ -1,9 +1,10 @@
 // A wrong answer to exercise 1 (lesson 01), of a kind written against the grader itself: the model
-// answer, with a macro defined through the digraph '%:define', which a reading of the text for
-// '#define' does not see; a macro in the answer would go on to rewrite the harness compiled after
-// it. Caught by the check of the preprocessed code (scripts/check_preprocessed.py), which keeps the
-// macros' definitions (-dD) and sees the one made in the answer's file.
-// expect: preprocessed: uses #define COUNT_ONE
+// answer, with a macro defined through the digraph '%:define', which the answer check's reading of
+// the text for '#define' did not see; a macro in the answer would go on to rewrite the harness
+// compiled after it. Caught twice: that check now refuses the digraph itself, and the check of the
+// preprocessed code (scripts/check_preprocessed.py) keeps the macros' definitions (-dD) and sees
+// the one made in the answer's file.
+// expect: rejected: uses the digraph %: (a '#' spelt another way)
 // (clang-format does not read the digraphs as directives)
 // clang-format off
 #pragma once

@@ -1,11 +1,12 @@
 // A wrong answer to exercise 1 (lesson 01), of a kind written against the grader itself: code that
 // differs between the tests' build and the compiled-code check's, chosen by whether the atomic
 // probe's macro atomicAdd is defined (it is in the tests' build only), and spelt with digraphs
-// ('%:ifdef'), which a reading of the text for '#if' does not see. The compiled-code check would
-// read the model answer's kernel; the tests would run one that counts with global atomics. Caught
-// by the check of the preprocessed code (scripts/check_preprocessed.py): the answer's lines that
-// reach the compiler must be the same in both builds.
-// expect: preprocessed: keeps other lines with GRADING_SASS defined
+// ('%:ifdef'), which the answer check's reading of the text for '#if' did not see. The
+// compiled-code check would read the model answer's kernel; the tests would run one that counts
+// with global atomics. Caught twice: that check now refuses the digraph itself, and the check of
+// the preprocessed code (scripts/check_preprocessed.py) requires the answer's lines that reach the
+// compiler to be the same in both builds.
+// expect: rejected: uses the digraph %: (a '#' spelt another way)
 // (clang-format does not read the digraphs as directives)
 // clang-format off
 #pragma once

@@ -1,9 +1,10 @@
 // A wrong answer to exercise 1 (lesson 01), of a kind written against the grader itself: the model
 // answer, with a header the exercise does not allow (<fstream>, to read and write files) included
-// through the preprocessor's alternative spelling of '#' ('%:', a digraph), which a reading of the
-// text for '#include' does not see. Caught by the check of the preprocessed code (scripts/check_preprocessed.py): the line
-// markers name every file the answer's lines include.
-// expect: preprocessed: includes fstream
+// through the preprocessor's alternative spelling of '#' ('%:', a digraph), which the answer
+// check's reading of the text for '#include' did not see. Caught twice: that check now refuses the
+// digraph itself, and the check of the preprocessed code (scripts/check_preprocessed.py) names
+// every file the answer's lines include (the line markers).
+// expect: rejected: uses the digraph %: (a '#' spelt another way)
 // (clang-format does not read the digraphs as directives)
 // clang-format off
 #pragma once

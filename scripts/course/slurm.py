@@ -1,0 +1,252 @@
+"""A class graded across a Slurm cluster (scripts/grade_slurm.py): one array job, one student per
+task, each on a GPU of its own (--gres=gpu:1) with a build folder of its own, then a merge of the
+tasks' gradebooks, summaries and results files into the class's, and a rerun of the students whose
+task did not finish.
+
+The work folder (on a file system every node sees) holds:
+    job.json               the class, the options every task gets, the seed, the students in order
+    task.sh                the array job's script: task i grades student i
+    farm/<student>/<student> a link to the student's folder, so that task i runs grade.py --class
+                           on a class of one and writes that class's gradebook
+    tasks/<student>/       what the task's grade.py wrote (--out), and status: its exit status
+    builds/<student>/      the task's build folder
+    logs/                  Slurm's output of each task
+A task that left no status did not finish (its node failed, it ran out of time, it was cancelled):
+the merge names it, and `rerun` submits those students again."""
+
+import csv
+import json
+import os
+import secrets
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from course.paths import ROOT
+
+
+def students_of(class_dir):
+    return sorted(d for d in os.listdir(class_dir)
+                  if os.path.isdir(os.path.join(class_dir, d)) and not d.startswith("."))
+
+
+def task_script(work):
+    """The array job's script: the student of SLURM_ARRAY_TASK_ID, graded as a class of one."""
+    python = shlex.quote(sys.executable)
+    return f"""#!/bin/bash
+# Written by scripts/grade_slurm.py: task i of the array grades student i of job.json.
+set -u
+work={shlex.quote(os.path.abspath(work))}
+read_job() {{  # read_job <python expression of job, the task's index i>
+  {python} -c "import json, sys; job = json.load(open(sys.argv[1])); i = int(sys.argv[2]); $1" \\
+    "$work/job.json" "$SLURM_ARRAY_TASK_ID"
+}}
+student=$(read_job 'print(job["students"][i])')
+mapfile -t options < <(read_job 'print("\\n".join(job["options"]))')
+out="$work/tasks/$student"
+rm -rf "$out"
+mkdir -p "$out"
+{python} {shlex.quote(os.path.join(ROOT, "scripts", "grade.py"))} --class "$work/farm/$student" \\
+  --out "$out" --build-dir "$work/builds/$student" "${{options[@]}}" > "$out/output.txt" 2>&1
+echo $? > "$out/status"
+"""
+
+
+def prepare(args):
+    """Writes the work folder for a new job; returns job.json's contents."""
+    class_dir = os.path.abspath(args.class_dir)
+    work = os.path.abspath(args.work)
+    students = students_of(class_dir)
+    if not students:
+        raise ValueError(f"{args.class_dir} has no student folders")
+    seed = args.seed if args.seed is not None else secrets.randbits(63)
+    options = ["--seed", str(seed), "--hide", class_dir]
+    if args.build_only:
+        options.append("--build-only")
+    if not args.sandbox:
+        options.append("--no-sandbox")
+    if args.exercises:
+        options += ["--exercises", args.exercises]
+    if args.assignment:
+        options += ["--assignment", args.assignment]
+    if args.format:
+        options += ["--format", args.format]
+    for sub in ("farm", "tasks", "builds", "logs"):
+        os.makedirs(os.path.join(work, sub), exist_ok=True)
+    for student in students:
+        folder = os.path.join(work, "farm", student)
+        os.makedirs(folder, exist_ok=True)
+        link = os.path.join(folder, student)
+        if not os.path.islink(link):
+            os.symlink(os.path.join(class_dir, student), link)
+    job = {"class": class_dir, "students": students, "seed": seed, "options": options,
+           "build_only": bool(args.build_only)}
+    with open(os.path.join(work, "job.json"), "w", encoding="utf-8") as f:
+        json.dump(job, f, indent=2)
+        f.write("\n")
+    with open(os.path.join(work, "task.sh"), "w", encoding="utf-8") as f:
+        f.write(task_script(work))
+    os.chmod(os.path.join(work, "task.sh"), 0o755)
+    return job
+
+
+def sbatch(work, indices, args):
+    """Submits the array job of the students `indices`; returns the job's id (sbatch's, or the
+    COURSE_SBATCH program's, which the selftest sets)."""
+    command = [os.environ.get("COURSE_SBATCH", "sbatch"), "--parsable",
+               "--array=" + ",".join(str(i) for i in indices), "--job-name=grade",
+               "--output=" + os.path.join(work, "logs", "task_%A_%a.txt")]
+    if not args.build_only and args.gpus_per_task:
+        command.append(f"--gres=gpu:{args.gpus_per_task}")
+    for option in ("partition", "account", "time"):
+        value = getattr(args, option, None)
+        if value:
+            command.append(f"--{option}={value}")
+    command.append(os.path.join(work, "task.sh"))
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"sbatch failed: {(done.stderr or done.stdout).strip()[:300]}")
+    return done.stdout.strip().split(";")[0]
+
+
+def unfinished(work, job):
+    """The indices of the students whose task left no status."""
+    return [i for i, s in enumerate(job["students"])
+            if not os.path.isfile(os.path.join(work, "tasks", s, "status"))]
+
+
+def load(work):
+    with open(os.path.join(work, "job.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def merge(work, out):
+    """Merges the tasks' files into `out`: gradebook.csv (or build_report.txt for --build-only),
+    summary.txt, and each results folder; returns the students whose task did not finish."""
+    job = load(work)
+    os.makedirs(out, exist_ok=True)
+    missing = [job["students"][i] for i in unfinished(work, job)]
+    header, rows, summary = None, [], []
+    for student in job["students"]:
+        task = os.path.join(work, "tasks", student)
+        if student in missing:
+            summary.append(f"{student}: not graded: its task did not finish (its node failed, "
+                           f"it ran out of time or was cancelled; grade_slurm.py rerun "
+                           f"--work {work})")
+            continue
+        name = "build_report.txt" if job["build_only"] else "summary.txt"
+        try:
+            with open(os.path.join(task, name), encoding="utf-8") as f:
+                summary += f.read().splitlines()
+        except OSError:
+            with open(os.path.join(task, "status"), encoding="utf-8") as f:
+                status = f.read().strip()
+            summary.append(f"{student}: its task ended with status {status} and wrote no "
+                           f"{name} (see {os.path.join(task, 'output.txt')})")
+        book = os.path.join(task, "gradebook.csv")
+        if os.path.isfile(book):
+            with open(book, newline="", encoding="utf-8") as f:
+                table = list(csv.reader(f))
+            header = header or table[0]
+            rows += table[1:]
+        for entry in os.listdir(task):
+            inner = os.path.join(task, entry)
+            if os.path.isdir(inner):  # junit/, gradescope/ ...: one file per student
+                os.makedirs(os.path.join(out, entry), exist_ok=True)
+                for name_ in os.listdir(inner):
+                    shutil.copy2(os.path.join(inner, name_), os.path.join(out, entry, name_))
+    if header:
+        with open(os.path.join(out, "gradebook.csv"), "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(rows)
+    name = "build_report.txt" if job["build_only"] else "summary.txt"
+    with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+        f.write("\n".join(summary) + "\n")
+    return missing
+
+
+def wait(work, job, indices, timeout):
+    """Waits until every task of `indices` has left its status, or `timeout` seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if not [i for i in indices if i in unfinished(work, job)]:
+            return True
+        time.sleep(2)
+    return False
+
+
+def fake_sbatch(folder):
+    """A stand-in for sbatch, for the selftest: runs the array's tasks one after another, except
+    those listed in COURSE_FAKE_FAIL (a node that failed), and prints a job id."""
+    path = os.path.join(folder, "sbatch")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"""#!{sys.executable}
+import os, subprocess, sys
+array = [a for a in sys.argv if a.startswith("--array=")][0].split("=", 1)[1]
+failing = set(os.environ.get("COURSE_FAKE_FAIL", "").split(","))
+for index in array.split(","):
+    if index not in failing:
+        subprocess.run([sys.argv[-1]], env=dict(os.environ, SLURM_ARRAY_TASK_ID=index))
+print("4242")
+""")
+    os.chmod(path, 0o755)
+    return path
+
+
+def selftest():
+    """The job's plan without a cluster: a stand-in sbatch grades a class of two in build-only
+    mode (one exercise, no GPU; one student hands in nothing), and one task "fails"; the merge
+    names that student, and a rerun grades it alone; the merged build report is the local
+    --class --build-only run's, with the same seed."""
+    from types import SimpleNamespace
+    problems = []
+    exercise = "01.1"
+    with tempfile.TemporaryDirectory(prefix="grade-slurm-") as tmp:
+        class_dir = os.path.join(tmp, "class")
+        starter = os.path.join(ROOT, "exercises", "01_atomics_histogram", "per_warp_histogram.cuh")
+        for student in ("ann", "bob"):
+            folder = os.path.join(class_dir, student, "exercises", "01_atomics_histogram")
+            os.makedirs(folder)
+            if student != "bob":  # bob hands in nothing
+                shutil.copy(starter, folder)
+        os.environ["COURSE_SBATCH"] = fake_sbatch(tmp)
+        os.environ["COURSE_FAKE_FAIL"] = "1"
+        work = os.path.join(tmp, "work")
+        args = SimpleNamespace(class_dir=class_dir, work=work, seed=7, build_only=True,
+                               sandbox=shutil.which("bwrap") is not None, exercises=exercise,
+                               assignment=None, format=None, gpus_per_task=1, partition=None,
+                               account=None, time=None)
+        job = prepare(args)
+        sbatch(work, range(len(job["students"])), args)
+        missing = merge(work, os.path.join(tmp, "out"))
+        if missing != ["bob"]:
+            problems.append(f"the failed task's student is not named alone: {missing}")
+        os.environ["COURSE_FAKE_FAIL"] = ""
+        sbatch(work, unfinished(work, job), args)
+        missing = merge(work, os.path.join(tmp, "out"))
+        if missing:
+            problems.append(f"after the rerun, still not graded: {missing}")
+        local = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade.py"),
+                                "--class", class_dir, "--out", os.path.join(tmp, "local"),
+                                "--build-dir", os.path.join(tmp, "local-build"),
+                                "--build-only", "--exercises", exercise, "--seed", "7"]
+                               + ([] if args.sandbox else ["--no-sandbox"]),
+                               capture_output=True, text=True)
+        mine = open(os.path.join(tmp, "out", "build_report.txt"), encoding="utf-8").read()
+        try:
+            theirs = open(os.path.join(tmp, "local", "build_report.txt"), encoding="utf-8").read()
+        except OSError:
+            theirs = f"(none: {local.stdout[-300:]}{local.stderr[-300:]})"
+        if mine != theirs:
+            problems.append(f"the merged build report is not the local run's:\n{mine}\n---\n"
+                            f"{theirs}")
+    print("grade_slurm.py selftest: " + ("ok (a class of two, a failed task named, rerun "
+                                         "alone, the merge as a local run's)"
+                                         if not problems else "FAILED"))
+    for line in problems:
+        print("  " + line)
+    return 1 if problems else 0
