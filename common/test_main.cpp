@@ -48,6 +48,9 @@ std::uint64_t g_seed = 0;
 std::string g_program = "test";
 std::string g_key;        // the run's result key, or "" (none given)
 std::string g_test_case;  // the test case running now, for a failed check's verdict
+// How many test cases Catch2 ran: a pass needs at least one (help, or a spec that matches
+// nothing, runs none and returns 0).
+int g_cases_run = 0;
 
 // Takes an environment variable's value and wipes it from the environment, the bytes too (a
 // process's /proc/self/environ reads the bytes it started with): the answer's code, which runs
@@ -110,7 +113,10 @@ using ListenerBase = Catch::TestEventListenerBase;
 #endif
 struct VerdictListener : ListenerBase {
   using ListenerBase::ListenerBase;
-  void testCaseStarting(Catch::TestCaseInfo const& info) override { g_test_case = info.name; }
+  void testCaseStarting(Catch::TestCaseInfo const& info) override {
+    g_test_case = info.name;
+    ++g_cases_run;
+  }
   void report(Catch::AssertionStats const& stats) {
     const Catch::AssertionResult& result = stats.assertionResult;
     if (result.isOk()) return;
@@ -255,8 +261,9 @@ int main(int argc, char** argv) {
   // The completion line: printed here, after the last check of the last test case, and only when
   // every check passed. A graded test passes only when its output has this line with this run's
   // seed (course_label_tests in cmake/CourseLesson.cmake), so a program that ends early with
-  // status 0, before or during its tests, does not pass.
-  if (result == 0 && !listing) {
+  // status 0, before or during its tests, does not pass; nor does a run of no test case at all
+  // (Catch2's help, or arguments changed before main() to a spec that matches nothing).
+  if (result == 0 && !listing && g_cases_run > 0) {
     std::printf("%s seed %llu\n", course::test::kCompletionLine,
                 static_cast<unsigned long long>(g_seed));
     std::fflush(stdout);

@@ -24,6 +24,7 @@ import glob
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -170,10 +171,24 @@ class Test:
         self.serial = bool(properties.get("RUN_SERIAL"))
 
 
+# The sandbox grade.py reads CTest's listing in, once a student's answers are built (grade()):
+# the files CTest reads were made by a build that ran the student's programs (Catch2 lists a
+# program's test cases by running it), so they are read where they can change nothing.
+LISTING_BOX = [None]
+
+
 def listing(build_dir):
     """[Test]: every test CTest lists in the build folder now (a program's own test cases only
-    once it is built)."""
-    done = run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"])
+    once it is built); in LISTING_BOX's sandbox, when grade() has set one."""
+    command = ["ctest", "--test-dir", build_dir, "--show-only=json-v1"]
+    if LISTING_BOX[0] is not None:
+        testing = os.path.join(build_dir, "Testing")  # CTest's log of the listing
+        os.makedirs(testing, exist_ok=True)
+        box = Sandbox(LISTING_BOX[0].build_dir, LISTING_BOX[0].hidden)
+        box.shown = [(os.path.realpath(testing), os.path.realpath(testing))]
+        box.shown_writable = True
+        command = box.wrap(command, build_dir)
+    done = run(command)
     if done.returncode != 0:
         raise RuntimeError(f"ctest could not list the tests of {build_dir}: "
                            f"{(done.stderr or done.stdout).strip()[:300]}")
@@ -253,15 +268,26 @@ def build(build_dir, targets, what, doing="the answers and their tests", box=Non
     RUNNING[process.pid] = process
     lines = []
     timer = None
+
+    def stop(why):
+        lines.append(f"grade.py: the build was stopped: {why}\n")
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     if limit:
-        def stop():
-            lines.append(f"grade.py: the build was stopped after {limit:.0f} s (--build-limit)\n")
-            try:
-                os.killpg(process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        timer = threading.Timer(limit, stop)
+        timer = threading.Timer(limit, stop, [f"it took more than {limit:.0f} s (--build-limit)"])
         timer.start()
+    if box and os.path.isdir("/proc/self"):  # a student's build: its host memory is watched too
+        def watch():
+            while process.poll() is None:
+                resident, _ = tree_usage(process.pid)
+                if resident > LIMITS["memory"]:
+                    stop(f"it held more than {LIMITS['memory'] / 2**30:g} GiB of host memory "
+                         "(--memory-limit)")
+                    return
+                time.sleep(1)
+        threading.Thread(target=watch, daemon=True).start()
     with Progress(f"{what}: building") as progress:
         for line in process.stdout:
             lines.append(line)
@@ -296,9 +322,14 @@ def forget_answers(build_dir, exercises):
         for path, target in made.items():
             if target in mine and os.path.exists(path):
                 os.remove(path)
-        verdict = os.path.join(stage_dir(build_dir, exercise), "answer_check.json")
-        if os.path.exists(verdict):
-            os.remove(verdict)
+        # ...and everything the answer's check left beside its staged copy (the copy, the
+        # verdict, the preprocessed code): the next student's tests must not find them.
+        stage = stage_dir(build_dir, exercise)
+        if os.path.isdir(stage):
+            for entry in os.listdir(stage):
+                path = os.path.join(stage, entry)
+                if os.path.isfile(path):
+                    os.remove(path)
 
 
 def first_error(output, exercise):
@@ -378,7 +409,7 @@ def alive_in_group(group):
 
 # What one test and all it starts may hold: host memory (grade.py --memory-limit sets it) and
 # processes at once.
-LIMITS = {"memory": 32 << 30, "processes": 256}
+LIMITS = {"memory": 32 << 30, "processes": 256, "output": 64 << 20}
 
 
 def tree_usage(root):
@@ -414,7 +445,7 @@ def tree_usage(root):
     return resident, len(members)
 
 
-def wait_within_limits(process, timeout):
+def wait_within_limits(process, timeout, output=None):
     """Waits for `process` to end, at most `timeout` seconds, checking twice a second that it
     and all it started stay within LIMITS. Returns "" when it ended, "timeout", or why it was
     stopped."""
@@ -431,6 +462,8 @@ def wait_within_limits(process, timeout):
             pass
         if not watch:
             continue
+        if output is not None and os.fstat(output.fileno()).st_size > LIMITS["output"]:
+            return (f"it was stopped: it wrote more than {LIMITS['output'] >> 20} MiB of output")
         resident, count = tree_usage(process.pid)
         if resident > LIMITS["memory"]:
             return (f"it was stopped: it held {resident / 2**30:.1f} GiB of host memory, more "
@@ -438,6 +471,19 @@ def wait_within_limits(process, timeout):
         if count > LIMITS["processes"]:
             return (f"it was stopped: it ran {count} processes at once, more than the limit "
                     f"of {LIMITS['processes']}")
+
+
+# What a student's build may not change in the build folder, though it may write the rest: a
+# program it builds runs there (Catch2 lists a program's test cases by running it), and these are
+# run, read or linked later, some outside the sandbox: the model answers' programs and objects,
+# the tests' objects, the course's libraries, CTest's files and the model answers' test lists.
+COURSE_BUILD_FILES = [
+    ("tests", "solution*"), ("CTestTestfile.cmake",), ("*", "CTestTestfile.cmake"),
+    ("*", "*", "CTestTestfile.cmake"), ("*", "solution*.cmake"), ("*", "*", "solution*.cmake"),
+    ("*.a",), ("*", "*.a"), ("*", "*", "*.a"), ("*", "CMakeFiles", "solution*"),
+    ("*", "CMakeFiles", "*_tests.dir"), ("*", "*", "CMakeFiles", "*_tests.dir"),
+    ("build.ninja",), ("CMakeCache.txt",), ("CMakeFiles",),
+]
 
 
 class Sandbox:
@@ -457,6 +503,7 @@ class Sandbox:
         student's own folder visible again (read-only) inside the hidden class folder."""
         box = Sandbox(self.build_dir, self.hidden)
         box.writable = True
+        box.kept = [os.path.join(glob.escape(self.build_dir), *p) for p in COURSE_BUILD_FILES]
         real = os.path.realpath(student_dir)
         # At its real path, and at the path the build names it by, if a link leads there.
         box.shown = [(real, real)] + ([(real, os.path.abspath(student_dir))]
@@ -465,6 +512,8 @@ class Sandbox:
 
     writable = False
     shown = ()
+    kept = ()  # glob patterns, in a writable build folder, of what stays read-only
+    shown_writable = False
 
     @classmethod
     def for_grading(cls, build_dir, students, more=()):
@@ -475,8 +524,9 @@ class Sandbox:
         holds the checkout or the build folder is not hidden: the tests need those."""
         build_dir = os.path.abspath(build_dir)
         needed = [os.path.realpath(p) + os.sep for p in (ROOT, build_dir)]
-        folders = dict.fromkeys((os.path.join(ROOT, "solutions"), os.path.abspath(students),
-                                 *(os.path.abspath(m) for m in more)))
+        # (.git too: the model answers are in its history.)
+        folders = dict.fromkeys((os.path.join(ROOT, "solutions"), os.path.join(ROOT, ".git"),
+                                 os.path.abspath(students), *(os.path.abspath(m) for m in more)))
         hidden = [glob.escape(h) for h in folders
                   if not any(n.startswith(os.path.realpath(h) + os.sep) for n in needed)]
         staged = [os.path.join(glob.escape(build_dir), "grading", "solution*")]
@@ -510,12 +560,18 @@ class Sandbox:
         wrapped += ["--bind" if self.writable else "--ro-bind", self.build_dir, self.build_dir]
         for device in devices:  # /dev/nvidia0, nvidiactl, nvidia-uvm, the nvidia-caps folder...
             wrapped += ["--dev-bind", device, device]
-        for pattern in self.hidden:
+        # A test needs nothing the build staged (the answers' copies, their preprocessed code):
+        # those are hidden from the tests, not from a build.
+        staged = [] if self.writable else [os.path.join(glob.escape(self.build_dir), "grading")]
+        for pattern in self.hidden + staged:
             for path in sorted(glob.glob(pattern)):
                 if os.path.isdir(path):
                     wrapped += ["--tmpfs", os.path.realpath(path)]
         for source, seen in self.shown:
-            wrapped += ["--ro-bind", source, seen]
+            wrapped += ["--bind" if self.shown_writable else "--ro-bind", source, seen]
+        for pattern in self.kept:
+            for path in sorted(glob.glob(pattern)):
+                wrapped += ["--ro-bind", os.path.realpath(path), os.path.realpath(path)]
         return wrapped + ["--chdir", directory or self.build_dir, "--", *command]
 
 
@@ -529,6 +585,20 @@ def time_ratio(found):
             if model > 0 and answer >= 0:
                 return answer / model
     return None
+
+
+def sizes_lines(lines):
+    """The keyed COURSE-SIZES lines worth reporting: of the harness's form, "<what> = <whole
+    numbers, comma-separated> (seed N)", short, and at most 40 (a test that printed others, or
+    more, had answer code print them: they are not copied into any report)."""
+    kept = []
+    for line in lines:
+        what, equals, rest = line.partition(" = ")
+        numbers = rest.rsplit(" (seed ", 1)[0]
+        if (equals and len(line) <= 400 and re.fullmatch(r"[A-Za-z0-9_ ,.()'/+^-]{1,80}", what)
+                and re.fullmatch(r"\d+(, \d+)*", numbers)):
+            kept.append(line)
+    return kept[:40]
 
 
 def run_one(test, seed, sandbox=None):
@@ -556,7 +626,7 @@ def run_one(test, seed, sandbox=None):
         except OSError as error:
             return f"could not be started: {error}", False, 0.0, [], None
         RUNNING[process.pid] = process
-        stopped = wait_within_limits(process, test.timeout)
+        stopped = wait_within_limits(process, test.timeout, out)
         timed_out = stopped == "timeout"
         left = not stopped and alive_in_group(process.pid)
         try:
@@ -567,9 +637,9 @@ def run_one(test, seed, sandbox=None):
         RUNNING.pop(process.pid, None)
         seconds = time.monotonic() - start
         out.seek(0)
-        found = verdicts.read(out.read(), key)
+        found = verdicts.read(out.read(LIMITS["output"]), key)
     passed, skipped, why = verdicts.outcome(found)
-    notes = found["COURSE-SIZES"] + [str(v.get("why")) for v in found["verdicts"]
+    notes = sizes_lines(found["COURSE-SIZES"]) + [str(v.get("why")) for v in found["verdicts"]
                                      if v.get("check") == "time" and v.get("pass") is True]
     status = process.returncode
     ratio = time_ratio(found["verdicts"])
@@ -646,6 +716,8 @@ def build_for_grading(build_dir, exercises, what, box=None, limit=None):
                  "what the tests listed after the build run: " + ", ".join(new))
         theirs = set().union(*(answer_targets(e, made) for e in exercises)) if box else set()
         course = [t for t in new if t not in theirs]
+        if box and not built:  # what the answers' programs are linked from (not theirs to change)
+            course += ["course_test_main"] + [e.target + "_tests" for e in exercises]
         if theirs and course:
             output += build(build_dir, course, what, "the course's programs the tests run")
             built.update(built_with(build_dir, course))
@@ -707,8 +779,13 @@ def grade_student(student, exercises_dir, build_dir, args):
     box = args.box.for_build(exercises_dir) if args.box else None
     limit = getattr(args, "build_limit", None)
     if args.build_only:
-        output = build(build_dir, [e.target for e in args.exercises], student,
-                       "the answers" + (", in the sandbox" if box else ""), box, limit)
+        output = ""
+        if box:  # the course's code first, outside the sandbox, which may not change it
+            output = build(build_dir, ["course_test_main"] + [e.target + "_tests"
+                                                                for e in args.exercises],
+                           student, "the course's code the answers are built with")
+        output += build(build_dir, [e.target for e in args.exercises], student,
+                        "the answers" + (", in the sandbox" if box else ""), box, limit)
         named, made = {}, target_files(build_dir)
     else:
         output, named, made = build_for_grading(build_dir, args.exercises, student, box, limit)
@@ -842,6 +919,7 @@ def grade(args):
             return 2
         args.box = Sandbox.for_grading(args.build_dir, args.class_dir or args.student,
                                        getattr(args, "hide", ()))
+        LISTING_BOX[0] = args.box
         say("sandbox: each answer is built, and each test run, in bubblewrap; hidden from them: "
             + ", ".join(args.box.hidden))
     build_dir = os.path.abspath(args.build_dir)
