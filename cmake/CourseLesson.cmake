@@ -1,7 +1,8 @@
 # The functions that add a lesson, its tests and its sanitizer runs (docs/authoring.md):
 # course_add_lesson, course_add_tests, course_discover_tests, course_label_tests,
-# course_count_gpu_test and course_add_sanitizer_tests. Included by the top CMakeLists.txt after
-# bench/nvbench.cmake (course_add_lesson calls its course_add_nvbench_program).
+# course_count_gpu_test and course_add_sanitizer_tests, and what course_add_lesson runs at the end
+# of the lesson's folder (course_add_exercise_targets, course_require_summary). Included by the top
+# CMakeLists.txt after bench/nvbench.cmake (course_add_lesson calls its course_add_nvbench_program).
 
 # course_add_lesson(<NN> [USES <MM>...] [NO_NVBENCH] [CUDA_LIBRARIES libs...])
 #   Builds lessonNN from main.cu and lessonNN_cpu from cpu.cpp in the calling folder, and the
@@ -36,6 +37,9 @@ function(course_add_lesson number)
   target_include_directories(course_lesson${number} INTERFACE "${PROJECT_SOURCE_DIR}/lessons")
   target_link_libraries(course_lesson${number} INTERFACE ${uses})
   set_property(DIRECTORY PROPERTY COURSE_LESSON_USES ${uses})
+  # At the end of the folder, once its exercises and tests are added: each exercise's exNN.K
+  # target and the summary's fixture on every test (course_finish_lesson_folder).
+  cmake_language(DEFER CALL course_finish_lesson_folder)
   add_executable(lesson${number} main.cu)
   target_link_libraries(lesson${number} PRIVATE course_common ${uses} ${arg_CUDA_LIBRARIES})
   add_executable(lesson${number}_cpu cpu.cpp)
@@ -91,6 +95,48 @@ function(course_add_lesson number)
       "${number}/lesson${number} without a GPU refuses --csv at once, nothing run"
       PROPERTIES LABELS cpu TIMEOUT 60 SKIP_REGULAR_EXPRESSION "SKIPPED: a GPU is here")
   endif()
+endfunction()
+
+# Run at the end of a lesson's folder (course_add_lesson defers it there).
+function(course_finish_lesson_folder)
+  course_add_exercise_targets()
+  course_require_summary()
+endfunction()
+
+# exNN.K, one target per graded exercise of the calling lesson's folder, builds everything that
+# `ctest --preset exercises -L exNN.K` runs (docs/students.md, the fast path): the starter's test
+# program with its objects, its PTX and the GPU check (exerciseNN_K), and the model answer's
+# program, objects and PTX, which the time bound and the objects check read (solutionNN_K; not in
+# a handout without solutions/). Seconds to a minute, where the whole build takes many minutes.
+function(course_add_exercise_targets)
+  get_filename_component(lesson_dir "${CMAKE_CURRENT_SOURCE_DIR}" NAME)
+  string(SUBSTRING "${lesson_dir}" 0 2 nn)
+  file(GLOB manifests "${PROJECT_SOURCE_DIR}/grading/${lesson_dir}/*/exercise.json")
+  foreach(manifest IN LISTS manifests)
+    file(READ "${manifest}" json)
+    string(JSON number GET "${json}" number)
+    if(NOT TARGET exercise${nn}_${number})
+      continue()
+    endif()
+    add_custom_target(ex${nn}.${number})
+    add_dependencies(ex${nn}.${number} exercise${nn}_${number} course_gpu_probe)
+    if(TARGET solution${nn}_${number})
+      add_dependencies(ex${nn}.${number} solution${nn}_${number})
+    endif()
+  endforeach()
+endfunction()
+
+# Every test of the calling folder requires the fixture course_summary, whose cleanup test (common/
+# tests/summary) therefore runs after them, whatever -R, -E or -L picks, and says what this run's
+# tests did. The Catch2 test cases, listed when CTest starts, get it from course_label_tests.
+function(course_require_summary)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(test IN LISTS tests)
+    get_property(cleanup TEST "${test}" PROPERTY FIXTURES_CLEANUP)
+    if(NOT "course_summary" IN_LIST cleanup)
+      set_property(TEST "${test}" APPEND PROPERTY FIXTURES_REQUIRED course_summary)
+    endif()
+  endforeach()
 endfunction()
 
 # course_add_tests(<target> <source> PREFIX <name> [CPU] [GPU] [LARGE_GPU_MEMORY bytes]
@@ -190,9 +236,9 @@ endfunction()
 
 # Gives the tests that catch_discover_tests listed in `list_var` the labels `labels`. A label list
 # cannot go through its PROPERTIES (the list is flattened on the way), so a CTest script, read
-# after Catch2's own, sets them on the discovered names. Tests that need a GPU (labelled neither
-# cpu nor exercise) are also counted in course_gpu_tests, for the line that says how many were
-# skipped, and the starters' tests (exercise) need the GPU check first (common/tests/summary).
+# after Catch2's own, sets them on the discovered names. Every one of them requires the fixture
+# course_summary (course_require_summary), and the starters' tests (exercise) need the GPU check
+# first too (common/tests/summary).
 #
 # Every test case passes only when its program printed the completion line (COURSE_COMPLETION),
 # which test_main.cpp writes after the last check, with the run's seed, when every check passed:
@@ -204,7 +250,7 @@ set(COURSE_COMPLETION "COURSE-TESTS-COMPLETE: every check passed, seed [0-9]+")
 set(COURSE_FAILURE "FAILED:|did not finish in [0-9]+ s")
 function(course_label_tests list_var labels)
   set(script "${CMAKE_CURRENT_BINARY_DIR}/${list_var}_labels.cmake")
-  set(count "")
+  set(fixtures course_summary)
   # (One quoted string: a list of labels keeps its semicolons.)
   string(CONCAT properties "LABELS \"${labels}\" "
                 "PASS_REGULAR_EXPRESSION \"${COURSE_COMPLETION}\" "
@@ -212,20 +258,31 @@ function(course_label_tests list_var labels)
                 "SKIP_REGULAR_EXPRESSION \"SKIPPED: \"")
   if("exercise" IN_LIST labels)
     # The starters' tests first need the GPU check (common/tests/summary), even when -R picks a few.
-    string(APPEND properties " FIXTURES_REQUIRED course_exercise_gpu")
-  elseif(NOT "cpu" IN_LIST labels)
-    set(count "  list(APPEND course_gpu_tests \${${list_var}})\n")
+    set(fixtures "course_exercise_gpu;course_summary")
+  endif()
+  string(APPEND properties " FIXTURES_REQUIRED \"${fixtures}\"")
+  # A program not built yet has one stand-in test instead, <target>_NOT_BUILT-<hash> (Catch.cmake,
+  # the hash its include file's name ends with, the include just added): it too runs before the
+  # summary, which counts it as not run.
+  set(stand_in "")
+  get_property(includes DIRECTORY PROPERTY TEST_INCLUDE_FILES)
+  list(GET includes -1 catch_include)
+  if(catch_include MATCHES "/([^/]+)_include-([0-9a-f]+)\\.cmake$")
+    string(CONCAT stand_in "else()\n  set_tests_properties(${CMAKE_MATCH_1}_NOT_BUILT-"
+                           "${CMAKE_MATCH_2} PROPERTIES FIXTURES_REQUIRED course_summary)\n")
   endif()
   file(WRITE "${script}"
     "if(${list_var})\n"
     "  set_tests_properties(\${${list_var}} PROPERTIES ${properties})\n"
-    "${count}"
+    "${stand_in}"
     "endif()\n")
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES "${script}")
 endfunction()
 
-# Counts a test registered at configure time that needs a GPU (a wrong answer that runs, a
-# sanitizer run), for the same line.
+# Names a test registered at configure time that needs a GPU (a wrong answer that runs, a time
+# bound), in the GLOBAL property COURSE_GPU_TESTS. That list once made the line that counted the
+# skipped GPU tests, fixed when CTest started; the summary (common/tests/summary) now counts what
+# each run did, so nothing reads it. Kept for its callers (cmake/CourseExercise.cmake).
 function(course_count_gpu_test name)
   set_property(GLOBAL APPEND PROPERTY COURSE_GPU_TESTS "${name}")
 endfunction()
@@ -261,15 +318,16 @@ function(course_add_sanitizer_tests number)
       else()
         set(cost 100)
       endif()
+      # (CTest's log does not record the exit status: the regex makes the skip one that the
+      # summary, common/tests/summary, reads as such.)
       set_tests_properties("${name}" PROPERTIES LABELS sanitize SKIP_RETURN_CODE 77 TIMEOUT 900
-                                                COST ${cost})
-      course_count_gpu_test("${name}")
+                                                COST ${cost}
+                                                SKIP_REGULAR_EXPRESSION "no usable CUDA GPU")
     else()
       add_test(NAME "${name}" COMMAND "${CMAKE_COMMAND}" -E echo
                "SKIPPED: compute-sanitizer not found (it ships with the CUDA Toolkit)")
       set_tests_properties("${name}" PROPERTIES LABELS sanitize
                            SKIP_REGULAR_EXPRESSION "SKIPPED: compute-sanitizer")
-      course_count_gpu_test("${name}")
     endif()
   endforeach()
 endfunction()

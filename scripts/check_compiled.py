@@ -24,7 +24,9 @@ The spec, one rule a line ('#' starts a comment):
 The PTX is the answer's harness compiled with -DGRADING_SASS (no probes, which add atomics of
 their own). PTX, not the machine code (SASS), because nvcc writes it on any machine, while
 cuobjdump, which reads SASS, is not in every CUDA installation. Exit status: 0 when every rule
-holds, 1 with one line per broken rule, 2 for a bad spec or a missing file.
+holds, 1 with one line per broken rule, 2 for a bad spec or a PTX file that cannot be read, 3 when
+the PTX is not built yet (one line names it and the command that builds it: "check_compiled.py:
+not built yet: <the .ptx>: run cmake --build --preset default --target exercise01_1_ptx").
 """
 
 import sys

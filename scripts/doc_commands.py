@@ -2,7 +2,9 @@
 """Runs the commands that the README and the guides in docs/ show, so that none of them goes stale:
 every fenced block of README.md, docs/setup.md, docs/students.md, docs/instructors.md and
 docs/your_gpu.md, and every code cell of docs/notebook.ipynb (its first comment line is its
-marker), is run, or says why not.
+marker), is run, or says why not. In a lesson's write-up, lessons/NN_*/README.md, only the blocks
+it marks are commands (its fast path: the lesson's program built alone, and run); its code and
+logs are not, and need no marker.
 
     python3 scripts/doc_commands.py check                  # every block has a valid marker
     python3 scripts/doc_commands.py run --kind cpu [--build-dir build/default] [--skip REGEX]

@@ -14,7 +14,9 @@ block's work, one block the grid's, one lock for a whole table): docs/instructor
 exercise's factor and why. A slow but correct answer loses these points only.
 
 Exit status: 0 within the bound, 1 past it (or a program failed its [timing] case), 77 when the
-programs found no GPU, 2 for bad arguments.
+programs found no GPU, 2 for bad arguments, 3 when a program is not built yet (one line names it
+and the command that builds it: "time_answer.py: not built yet: build/default/tests/solution01_1:
+run cmake --build --preset default --target solution01_1").
 """
 
 import sys

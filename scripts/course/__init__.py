@@ -9,6 +9,7 @@ their arguments and call it.
     progress  one line of progress on a terminal, for the long steps
     gpus      the GPUs a CUDA program sees (CUDA_VISIBLE_DEVICES honoured), and their results folder
     cli       the main() of the check scripts: the check, its selftest, or the help
+    built     a check's input not built yet: one line naming it and the command that builds it
 
 and one module for what each command-line script does (the script's name where it differs):
 
@@ -18,6 +19,7 @@ and one module for what each command-line script does (the script's name where i
     demo_class    a class of five students to try grading on
     time_answer   an answer's time against the model answer's
     compiled      check_compiled.py: the instructions an answer's PTX must and must not hold
+    ctest_summary the line that ends every CTest run: its tests passed, failed, skipped, not run
     doc_commands  the README's and guides' fenced blocks, checked and run
     draw          the pictures of the algorithms
     timeline      the nsys timelines and lesson 07's run summaries

@@ -1,12 +1,13 @@
 """What an answer to a graded exercise compiled to (scripts/check_compiled.py): the spec's rules,
 the functions and instructions of the PTX, and the rules the answer's kernels break."""
 
+import os
 import re
 import shutil
 import subprocess  # noqa: F401 (c++filt)
 import sys
 
-from course import verdicts
+from course import built, verdicts
 
 # ".visible .entry _ZN10exercise011kEPKhmPy(" or ".func  (.param .b32 func_retval0) _Z3fooi("
 FUNCTION = re.compile(r"^\s*(?:\.(?:visible|weak|extern)\s+)*\.(?:entry|func)\s+"
@@ -172,6 +173,23 @@ def selftest():
     assert short_name("void grading01::(anonymous namespace)::k<int, ns::Max>(int*)") == "k"
     assert short_name("exercise01::per_warp_histogram_kernel(const unsigned char*)") == \
         "per_warp_histogram_kernel"
+    # A PTX file not built yet: one line, exit 3 (course.built checks the line's command).
+    import contextlib
+    import io
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        spec = os.path.join(folder, "spec.txt")
+        with open(spec, "w", encoding="utf-8") as f:
+            f.write("kernel k\nrequire atom | an atomic\n")
+        gone = os.path.join(folder, "CMakeFiles", "exercise01_1_ptx.dir", "harness.ptx")
+        with contextlib.redirect_stderr(io.StringIO()) as said:
+            status = check(spec, [gone], "exercise01_1")
+        line = said.getvalue()
+        assert status == built.NOT_BUILT and line.count("\n") == 1, (status, line)
+        assert line.startswith("check_compiled.py: not built yet: ") and \
+            line.rstrip().endswith("harness.ptx: run cmake --build --preset default"), line
+    faults = built.selftest()
+    assert not faults, faults
     print("check_compiled.py selftest: ok")
     return 0
 
@@ -185,6 +203,11 @@ def check(spec, ptx_paths, answer):
     except (OSError, ValueError) as error:
         print(f"check_compiled.py: {spec}: {error}", file=sys.stderr)
         return 2
+    gone = built.missing_line("check_compiled.py", ptx_paths)
+    if gone:
+        print(gone, file=sys.stderr)
+        verdicts.say("compiled", False, gone)
+        return built.NOT_BUILT
     text = ""
     for path in ptx_paths:
         try:

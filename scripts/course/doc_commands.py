@@ -2,6 +2,7 @@
 marker read and checked, and its lines run as the marker says, against a build, with the GPU
 hidden for the cpu blocks."""
 
+import glob
 import json
 import os
 import re
@@ -18,6 +19,10 @@ from course.paths import ROOT
 
 FILES = ["README.md", "docs/setup.md", "docs/students.md", "docs/instructors.md",
          "docs/your_gpu.md", "docs/notebook.ipynb"]
+# The lessons' write-ups (part A): their code and logs are the write-up's, so only the blocks they
+# mark are commands (the fast path that builds and runs the lesson's program), each checked and run
+# like a guide's.
+MARKED_ONLY = "lessons/[0-9][0-9]_*/README.md"
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})(.*)$")
 COMMENT = re.compile(r"^\s*<!--(.*?)-->\s*$")
 KINDS = ("cpu", "gpu", "ctest")
@@ -201,15 +206,23 @@ def block_problems(path, fence, marker_line, marker, commands, problem):
     return out
 
 
-def problems(root, files=FILES):
-    """Every marker problem of the files, one line each (empty: none)."""
+def marked_only(root):
+    """The files of MARKED_ONLY under `root`, from it, in order."""
+    return sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, MARKED_ONLY)))
+
+
+def problems(root, files=FILES, marked=()):
+    """Every marker problem of the files, one line each (empty: none); of the `marked` files
+    (MARKED_ONLY), only their marked blocks are read."""
     out = []
-    for path in files:
+    for path in list(files) + list(marked):
         full = os.path.join(root, path)
         if not os.path.isfile(full):
             out.append(f"{path}: not found")
             continue
         for block in blocks(read_doc(full)):
+            if path in marked and block[2] is None and not block[4]:
+                continue
             out += block_problems(path, *block)
     return out
 
@@ -369,15 +382,15 @@ def no_gpu_env(scratch):
                 PATH=scratch + os.pathsep + os.environ.get("PATH", ""))
 
 
-def run(root, kind, build, skip=None, files=FILES, out=print):
-    """Runs the blocks of a kind; returns the number of lines that failed (marker problems
-    count), or None for --kind gpu without a GPU."""
+def run(root, kind, build, skip=None, files=FILES, out=print, marked=()):
+    """Runs the blocks of a kind, of the files and the marked blocks of `marked`; returns the
+    number of lines that failed (marker problems count), or None for --kind gpu without a GPU."""
     build = os.path.abspath(os.path.join(root, build))
-    marked = problems(root, files)
-    for p in marked:
+    faults = problems(root, files, marked)
+    for p in faults:
         out(p)
     todo = []
-    for path in files:
+    for path in list(files) + list(marked):
         if not os.path.isfile(os.path.join(root, path)):
             continue
         text = read_doc(os.path.join(root, path))
@@ -399,7 +412,7 @@ def run(root, kind, build, skip=None, files=FILES, out=print):
             for path, fence, _, _ in todo:
                 out(f"{path}:{fence}: skipped: no GPU ({why})")
             return None
-    failed = len(marked)
+    failed = len(faults)
     with tempfile.TemporaryDirectory() as scratch:
         env = no_gpu_env(scratch) if kind == "cpu" else dict(os.environ)
         for path, fence, spec, commands in todo:
@@ -477,6 +490,28 @@ def selftest():
                 f.write(text)
             expect(name, run(tmp, "cpu", "build/default", files=["README.md"],
                              out=lambda line: None), True)
+        # A lesson's write-up: its unmarked code and logs are not commands; its marked blocks are
+        # checked and run like a guide's.
+        lesson = os.path.join("lessons", "01_x", "README.md")
+        os.makedirs(os.path.join(tmp, "lessons", "01_x"))
+        write_up = ("# Lesson\n\n```cuda\nkernel<<<1, 1>>>();\n```\n\n<!-- log: x.txt -->\n"
+                    "```\nv0 1 ms\n```\n<!-- /log -->\n\n<!-- commands: cpu; 2: exit 77 -->\n"
+                    "```\ntrue\nsh -c 'exit 77'\n```\n")
+        with open(os.path.join(tmp, lesson), "w", encoding="utf-8") as f:
+            f.write(write_up)
+        expect("a write-up's unmarked code and log", problems(tmp, [], marked_only(tmp)), False)
+        lines = []
+        expect("a write-up's marked block run", run(tmp, "cpu", "build/default", files=[],
+                                                    out=lines.append, marked=marked_only(tmp))
+               or len([x for x in lines if ": ok (exit" in x]) != 2 and lines, False)
+        with open(os.path.join(tmp, lesson), "w", encoding="utf-8") as f:
+            f.write(write_up.replace("2: exit 77", "2: exits 77"))
+        expect("a write-up's bad marker", problems(tmp, [], marked_only(tmp)), True)
+        with open(os.path.join(tmp, lesson), "w", encoding="utf-8") as f:
+            f.write(write_up.replace("; 2: exit 77", ""))
+        expect("a write-up's marked line that fails", run(tmp, "cpu", "build/default", files=[],
+                                                          out=lambda line: None,
+                                                          marked=marked_only(tmp)), True)
     # README's old test line listed the exercise starters (issue 43, item 1); ctest itself is
     # not run here: a listing as `ctest -N` prints it stands in.
     old = "ctest --preset default -LE sanitize"
@@ -531,7 +566,8 @@ def selftest():
 def check():
     """Prints one line per problem of the blocks' markers, or how many blocks there are, each
     marked. The exit status."""
-    found = problems(ROOT)
+    lessons = marked_only(ROOT)
+    found = problems(ROOT, FILES, lessons)
     for p in found:
         print(p)
     if not found:
@@ -539,7 +575,10 @@ def check():
         for path in FILES:
             with open(os.path.join(ROOT, path), encoding="utf-8") as f:
                 count += len(blocks(f.read()))
-        print(f"doc_commands.py: ok, {count} fenced blocks in {len(FILES)} files, each marked")
+        marked = sum(1 for path in lessons for block in blocks(read_doc(os.path.join(ROOT, path)))
+                     if block[2] is not None)
+        print(f"doc_commands.py: ok, {count} fenced blocks in {len(FILES)} files, each marked, and "
+              f"{marked} marked blocks in {len(lessons)} lessons' README.md")
     return 1 if found else 0
 
 
@@ -550,7 +589,7 @@ def run_all(kind, build, skip):
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, stop)
     started = time.monotonic()
-    failed = run(ROOT, kind, build, skip)
+    failed = run(ROOT, kind, build, skip, marked=marked_only(ROOT))
     took = time.monotonic() - started
     if failed is None:
         print(f"doc_commands.py: no GPU: the gpu blocks are skipped ({took:.0f} s)")

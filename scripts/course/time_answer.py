@@ -11,7 +11,7 @@ import sys
 import tempfile
 import time
 
-from course import verdicts
+from course import built, verdicts
 
 
 def answer_limit(factor, model_seconds):
@@ -139,6 +139,17 @@ def selftest():
             os.chmod(forged, 0o755)
             ms, got, _ = one_run(forged, limit=30)
             assert ms is None and why in got, (body, got)
+        # A program not built yet: one line naming it and the command that builds it, exit 3,
+        # the model not run.
+        gone = os.path.join(folder, "tests", "solution01_1")
+        with contextlib.redirect_stderr(io.StringIO()) as said:
+            status = time_answer(quick, gone, 3, "x", 2)
+        line = said.getvalue()
+        assert status == built.NOT_BUILT and line.count("\n") == 1, (status, line)
+        assert line.startswith("time_answer.py: not built yet: ") and "solution01_1: run cmake " \
+            "--build" in line, line
+    problems = built.selftest()
+    assert not problems, problems
     print("time_answer.py selftest: ok")
     return 0
 
@@ -148,7 +159,12 @@ def time_answer(answer, model, factor, name, rounds):
     prints the verdict. A verdict past the bound is confirmed first: as many turns again, and the
     fastest of all (a burst of work from another program on the machine can slow every run of
     the first turns); a run stopped at its limit is not. The exit status (see time_answer.py's
-    help)."""
+    help): NOT_BUILT, after one line, when a program is not built yet."""
+    gone = built.missing_line("time_answer.py", [answer, model])
+    if gone:
+        print(gone, file=sys.stderr)
+        verdicts.say("time", False, gone)
+        return built.NOT_BUILT
     best = {"answer": None, "model": None}
     model_seconds = None
     confirming = False

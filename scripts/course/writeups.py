@@ -12,16 +12,17 @@ PARTS = (("README.md", "part A"), ("part_b.md", "part B"))
 
 
 def prose_words(text):
-    """Words outside code blocks, tables and HTML comments (and the link to the page's Chinese
-    twin, which is not prose)."""
+    """Words outside code blocks, tables and HTML comments, one line or more (a block's marker,
+    scripts/doc_commands.py), and the link to the page's Chinese twin, which is not prose."""
     words, code = 0, False
+    text = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
     for line in text.splitlines():
         if line.startswith("```"):
             code = not code
             continue
         if code or line.lstrip().startswith("|") or re.fullmatch(r"\[简体中文\]\([^)]*\)", line):
             continue
-        words += len(re.sub(r"<!--.*?-->", "", line).split())
+        words += len(line.split())
     return words
 
 
@@ -130,6 +131,9 @@ def selftest():
         "no prediction": (good.replace("Predict: how fast?", "how fast?"), "predict"),
         "an empty answer": (good.replace("answer 1", ""), "no answer"),
         "too long": (good.replace("text", "word " * (WORD_BUDGET + 1)), "over the budget"),
+        "within the budget, a long comment aside": (good.replace(
+            "text", "word " * (WORD_BUDGET - 100) + "\n<!-- commands: cpu;\n" + "x " * 100
+            + "\n-->\n<!--s-->1 ms<!--/s-->"), None),
         "no compare command": (good.replace("compare.py 09", "compare.py"), "compare.py 09"),
         "no checklist": (good.replace("../../docs/your_gpu.md", "x.md"), "checklist"),
         "learn not first": (good.replace("## What you will learn", "## Intro\n\n## What you "
