@@ -467,7 +467,7 @@ function(course_exercise_checks target prefix label expect)
       "${PROJECT_SOURCE_DIR}/scripts/time_answer.py" --answer $<TARGET_FILE:${target}>
       --model $<TARGET_FILE:${model}> --factor ${arg_TIME_FACTOR} --name "${target}")
     set_tests_properties("${name}" PROPERTIES LABELS "${label}" SKIP_RETURN_CODE 77
-      TIMEOUT ${COURSE_EXERCISE_TIMEOUT} RUN_SERIAL ON)
+      SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT ${COURSE_EXERCISE_TIMEOUT} RUN_SERIAL ON)
     if(want STREQUAL "SLOW")
       set_tests_properties("${name}" PROPERTIES
         PASS_REGULAR_EXPRESSION

@@ -15,12 +15,13 @@ files built with the model answer. An allow-list, not a list of what is forbidde
 Names are compared mangled, as the object files hold them; c++filt only turns them into the
 messages' words and finds a name's namespace."""
 
+import os
 import re
 import shutil
 import subprocess
 import sys
 
-from course import compiled, verdicts
+from course import built, compiled, verdicts
 
 # What any answer's host code may reach: the launch of its own kernels (nvcc's stubs), and what the
 # C++ compiler itself emits (guards of local statics, unwinding, the stack protector, block copies).
@@ -322,6 +323,10 @@ def check(args):
     if shutil.which("readelf") is None:
         print("check_objects.py: readelf (binutils) is not installed", file=sys.stderr)
         return 2
+    inputs = [args.object, args.model] + [p for p in (args.ptx, args.model_ptx) if p]
+    if any(not os.path.isfile(path) for path in inputs):
+        print(built.missing_line("check_objects.py", inputs))
+        return built.NOT_BUILT
     try:
         student, model = ObjectFile(args.object), ObjectFile(args.model)
         found = host_problems(student, model, args.namespace, set(args.host_calls), args.answer)
