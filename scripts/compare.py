@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs one lesson on your GPU as the course ran it on its H100, and prints your table beside the
+"""Runs one lesson on your GPU as the course ran it on its H200, and prints your table beside the
 committed one. Each GPU's figures are fractions of its own copy bandwidth (the `% of copy` column,
 measured by each run), so a T4 and an H100 can be set side by side: a version at 90% of copy on
 both is as good on both, whatever the two GPUs' speeds.
