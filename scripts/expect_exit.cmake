@@ -5,16 +5,8 @@
 # HOST_MEMORY sets COURSE_HOST_MEMORY, the machine's memory as the programs' memory check sees it.
 # SKIP: an exit that means the check could not be made here (77: no GPU); the script then prints
 # "SKIPPED: no usable CUDA GPU", which the test's SKIP_REGULAR_EXPRESSION reports as skipped.
-# A program not built yet (a test run before its build): one line that says so, and the command.
-if(NOT EXISTS "${PROGRAM}")
-  get_filename_component(name "${PROGRAM}" NAME)
-  get_filename_component(build "${PROGRAM}" DIRECTORY)
-  while(NOT EXISTS "${build}/CMakeCache.txt" AND NOT build STREQUAL "/" AND build)
-    get_filename_component(build "${build}" DIRECTORY)
-  endwhile()
-  message(FATAL_ERROR "${name}: not built yet: ${PROGRAM}: run cmake --build ${build} --target "
-                      "${name}")
-endif()
+# A program not built yet: one line that says so, and the command (expect_built.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/expect_built.cmake")
 if(DEFINED HOST_MEMORY)
   set(ENV{COURSE_HOST_MEMORY} "${HOST_MEMORY}")
 endif()

@@ -6,16 +6,8 @@
 # to check: the test says "SKIPPED: a GPU is here".
 #   cmake -D PROGRAM=<path> -D "ARGS=--n;1000" [-D NOTHING_RUN=1] -P expect_no_gpu.cmake
 set(MAX_LINE 160)
-# A program not built yet (a test run before its build): one line that says so, and the command.
-if(NOT EXISTS "${PROGRAM}")
-  get_filename_component(name "${PROGRAM}" NAME)
-  get_filename_component(build "${PROGRAM}" DIRECTORY)
-  while(NOT EXISTS "${build}/CMakeCache.txt" AND NOT build STREQUAL "/" AND build)
-    get_filename_component(build "${build}" DIRECTORY)
-  endwhile()
-  message(FATAL_ERROR "${name}: not built yet: ${PROGRAM}: run cmake --build ${build} --target "
-                      "${name}")
-endif()
+# A program not built yet: one line that says so, and the command (expect_built.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/expect_built.cmake")
 execute_process(COMMAND "${PROGRAM}" ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
 get_filename_component(name "${PROGRAM}" NAME)

@@ -32,7 +32,7 @@ SCRIPTS = os.path.join(COURSE, "scripts")
 if SCRIPTS not in sys.path:
     sys.path.insert(0, SCRIPTS)
 
-from course import formats, grading  # noqa: E402  (the course's own package, read-only here)
+from course import assignments, formats, grading  # noqa: E402  (the course's package)
 
 MAX_BYTES = 1 << 20  # an answer file larger than this is not taken
 NO_GPU = 77  # grade.py's exit status without a GPU (and CTest's skip)
@@ -250,10 +250,20 @@ def course_files(solutions):
             if solutions or not n.startswith("solutions/")]
 
 
+def add_packing_options(parser):
+    """The options every platform's packer takes beside its mode: which exercises, and the
+    sandbox's setting (make_autograder.py, make_autograde_tar.py)."""
+    choose = parser.add_mutually_exclusive_group()
+    choose.add_argument("--exercises", metavar="LIST", help="e.g. 01.1,01.2 (default: all)")
+    choose.add_argument("--assignment", choices=sorted(assignments.ASSIGNMENTS),
+                        help="a suggested assignment's graded exercises")
+    parser.add_argument("--sandbox", choices=("auto", "on", "off"),
+                        help="override the mode's default (build: auto; gpu: on)")
+
+
 def wanted_ids(exercises_option, assignment):
     """The exercise ids that --exercises LIST or --assignment NAME give (None: every exercise);
     an id that names no exercise raises ValueError."""
-    from course import assignments
     if assignment:
         ids = list(assignments.ASSIGNMENTS[assignment][1])
     elif exercises_option:

@@ -50,29 +50,48 @@ def demangle(names):
     return {n: (shown[i] if i < len(shown) else n) for i, n in enumerate(names)}
 
 
-def parse_ptx(text):
-    """{"ptx": {mangled function name: [opcodes]}} from nvcc's PTX. Only function bodies count:
-    declarations (a line ending in ';' after the header) hold no instructions."""
-    functions = {}
-    current = None
+def function_bodies(text):
+    """(mangled name, its header line, [the lines of its body]) for each .entry or .func of nvcc's
+    PTX, in order; a declaration (a header ending in ';') has an empty body."""
+    name = header = None
+    body = []
     depth = 0
     for line in text.splitlines():
         stripped = line.strip()
         if depth == 0:
             m = FUNCTION.match(line)
             if m:
-                current = functions.setdefault(m.group(1), [])
-            if "{" in stripped and current is not None:
+                if name is not None:
+                    yield name, header, body
+                name, header, body = m.group(1), stripped, []
+            if name is not None and stripped.endswith(";"):
+                # a declaration's end: a '{' after it (a string's initializer) is not a body
+                yield name, header, body
+                name = None
+            elif "{" in stripped and name is not None:
                 depth = 1
             continue
         depth += stripped.count("{") - stripped.count("}")
         if depth <= 0:
             depth = 0
-            current = None
+            yield name, header, body
+            name = None
             continue
-        m = INSTRUCTION.match(line)
-        if m and current is not None and not stripped.startswith("."):
-            current.append(m.group(1))
+        body.append(line)
+    if name is not None:
+        yield name, header, body
+
+
+def parse_ptx(text):
+    """{"ptx": {mangled function name: [opcodes]}} from nvcc's PTX. Only function bodies count:
+    declarations (a line ending in ';' after the header) hold no instructions."""
+    functions = {}
+    for name, _, body in function_bodies(text):
+        opcodes = functions.setdefault(name, [])
+        for line in body:
+            m = INSTRUCTION.match(line)
+            if m and not line.strip().startswith("."):
+                opcodes.append(m.group(1))
     return {"ptx": functions} if functions else {}
 
 

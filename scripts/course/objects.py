@@ -38,7 +38,8 @@ STD_THROW = re.compile(r"^_ZSt\d+__throw_\w+$")
 NVCC_REGISTRATION = re.compile(r"__sti____cudaRegisterAll")
 INIT_SECTIONS = (".init_array", ".fini_array", ".ctors", ".dtors", ".preinit_array")
 # "call.uni (retval0), vprintf, (" or "call.uni vprintf, (" or "call (%r1), _Z3fooi, ("
-CALL = re.compile(r"^\s*(?:@!?%\w+\s+)?call(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$][\w$]*)")
+CALL = re.compile(r"^\s*(?:@!?%\w+\s+)?call(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?([A-Za-z_$][\w$]*)",
+                  re.M)
 
 
 def plain_anonymous(name):
@@ -279,24 +280,11 @@ def ptx_calls(text):
     externs = set(re.findall(r"^\s*\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)",
                              text, re.M))
     calls = {}
-    current = None
-    depth = 0
-    for line in text.splitlines():
-        stripped = line.strip()
-        if depth == 0:
-            m = compiled.FUNCTION.match(line)
-            if m and not stripped.startswith(".extern"):
-                current = calls.setdefault(m.group(1), set())
-            if "{" in stripped and current is not None:
-                depth = 1
+    for name, header, body in compiled.function_bodies(text):
+        if header.startswith(".extern"):
             continue
-        depth += stripped.count("{") - stripped.count("}")
-        if depth <= 0:
-            depth, current = 0, None
-            continue
-        m = CALL.match(line)
-        if m and current is not None:
-            current.add(m.group(1))
+        # (nvcc may put a call's target on the line after "call.uni (retval0),")
+        calls.setdefault(name, set()).update(CALL.findall("\n".join(body)))
     return calls, externs
 
 

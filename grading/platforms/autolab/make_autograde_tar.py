@@ -35,7 +35,6 @@ import tarfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import common  # noqa: E402  (grading/platforms/common.py)
-from course import assignments  # noqa: E402
 from course.cli import OneLineParser  # noqa: E402
 
 
@@ -73,12 +72,7 @@ def main(argv):
     parser.add_argument("--mode", choices=("build", "gpu"), required=True,
                         help="gpu: the full grading, on an instance with a GPU; build: the "
                              "answers only built, 0 points")
-    choose = parser.add_mutually_exclusive_group()
-    choose.add_argument("--exercises", metavar="LIST", help="e.g. 01.1,01.2 (default: all)")
-    choose.add_argument("--assignment", choices=sorted(assignments.ASSIGNMENTS),
-                        help="a suggested assignment's graded exercises")
-    parser.add_argument("--sandbox", choices=("auto", "on", "off"),
-                        help="override the mode's default (build: auto; gpu: on)")
+    common.add_packing_options(parser)
     parser.add_argument("--out", required=True, metavar="LAB_DIR",
                         help="the folder that gets autograde.tar and autograde-Makefile")
     args = parser.parse_args(argv[1:])

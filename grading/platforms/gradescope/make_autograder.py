@@ -33,7 +33,6 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import common  # noqa: E402  (grading/platforms/common.py)
-from course import assignments  # noqa: E402
 from course.cli import OneLineParser  # noqa: E402
 
 EPOCH = (1980, 1, 1, 0, 0, 0)  # every entry's date: the zip depends on the files alone
@@ -70,12 +69,7 @@ def main(argv):
     parser.add_argument("--mode", choices=("build", "gpu"), required=True,
                         help="build: Gradescope's machines, no GPU, the answers only built; "
                              "gpu: a GPU machine, the full grading")
-    choose = parser.add_mutually_exclusive_group()
-    choose.add_argument("--exercises", metavar="LIST", help="e.g. 01.1,01.2 (default: all)")
-    choose.add_argument("--assignment", choices=sorted(assignments.ASSIGNMENTS),
-                        help="a suggested assignment's graded exercises")
-    parser.add_argument("--sandbox", choices=("auto", "on", "off"),
-                        help="override the mode's default (build: auto; gpu: on)")
+    common.add_packing_options(parser)
     parser.add_argument("--out", default="autograder.zip", help="the zip (default: %(default)s)")
     args = parser.parse_args(argv[1:])
     try:
