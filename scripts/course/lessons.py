@@ -2,6 +2,8 @@
 
     {"name": "top-k", "teaches": "...", "source": "...", "concepts": "...", "builds_on": "05",
      "terms": ["..."], "glance": "lesson06_k10.csv", "compare": "lesson06_k10.csv",
+     "zh-CN": {"name": "...", "teaches": "...", "source": "...", "concepts": "...",
+               "builds_on": "..."},             # the same fields in Chinese, for the twins
      "runs": [{"log": "lesson06_k10", "program": "lesson06", "args": "--k 10 --csv ...",
                "status": 1, "why": "...",     # status (default 0): the exit the run must give
                "gpus": 2}],                   # gpus (default 1): the GPUs the run needs
@@ -58,7 +60,18 @@ class Lesson:
     terms: tuple = ()
     runs: tuple = ()
     charts: tuple = ()
+    zh: dict = field(default_factory=dict)  # "zh-CN": name, teaches... in Chinese (the twins)
     extra: dict = field(default_factory=dict)  # the lesson.json fields not named above
+
+    def text(self, key, chinese=False):
+        """A field of lesson.json in English, or in Chinese from its "zh-CN" (for the X.zh-CN.md
+        twins' generated tables); a Chinese field that is missing is an error."""
+        if not chinese:
+            return getattr(self, key)
+        if not self.zh.get(key):
+            raise ValueError(f"{os.path.relpath(self.dir, ROOT)}/lesson.json has no \"zh-CN\" "
+                             f"\"{key}\" (the Chinese pages' tables need it: docs/authoring.md)")
+        return self.zh[key]
 
     def compared_run(self):
         """(csv name, program, arguments as a list) of the run that compare.py and timer_check.py
@@ -93,8 +106,9 @@ def from_json(folder, meta):
     charts = tuple(Chart(lesson=number, csvs=tuple(c["csvs"]),
                          **{k: c[k] for k in CHART_FIELDS})
                    for c in meta.get("charts", []))
-    known = set(LESSON_FIELDS) | {"terms", "runs", "charts"}
+    known = set(LESSON_FIELDS) | {"terms", "runs", "charts", "zh-CN"}
     return Lesson(number=number, dir=folder, terms=tuple(meta.get("terms", [])), runs=runs,
+                  zh=dict(meta.get("zh-CN", {})),
                   charts=charts, extra={k: v for k, v in meta.items() if k not in known},
                   **{k: meta[k] for k in LESSON_FIELDS if k in meta})
 

@@ -135,24 +135,57 @@ def summary_table(page, paths):
     return "\n".join(out) + "\n"
 
 
+def chinese(page):
+    """Whether the page is a Chinese twin (X.zh-CN.md): its lesson tables are then in Chinese,
+    from each lesson.json's "zh-CN", and link to the lessons' README.zh-CN.md."""
+    return page.path.endswith(".zh-CN.md")
+
+
+def lesson_page(lesson, zh):
+    """The lesson's README.md, or in Chinese its README.zh-CN.md where it has one."""
+    twin = os.path.join(lesson.dir, "README.zh-CN.md")
+    return twin if zh and os.path.isfile(twin) else os.path.join(lesson.dir, "README.md")
+
+
+# A run's input as the CSVs name it ("2^28 floats", "1 GiB, uniform", "k = 10 of 10000000 ints"),
+# in Chinese for a Chinese page's glance table; a name none of these matches stays as it is.
+ZH_LABELS = ((re.compile(r"^k = (\d+) of (\S+) (\w+)$"), r"\2 \3中的 k = \1"),
+             (re.compile(r" ints?(?![A-Za-z])"), " 个整数"),
+             (re.compile(r" floats?(?![A-Za-z])"), " 个浮点数"),
+             (re.compile(r" doubles?(?![A-Za-z])"), " 个双精度数"),
+             (re.compile(r" keys?(?![A-Za-z])"), " 个键"),
+             (re.compile(r", uniform$"), "，均匀分布"), (re.compile(r", same$"), "，全部相同"),
+             (re.compile(r", skewed$"), "，偏斜分布"))
+
+
+def zh_label(text):
+    for pattern, chinese_text in ZH_LABELS:
+        text = pattern.sub(chinese_text, text)
+    return text
+
+
 def lessons_table(page, audience):
     """The table of lessons, from each lesson's lesson.json: for the README ("readme": what it
-    teaches, its source) or for instructors ("instructors": its concepts, what it builds on)."""
+    teaches, its source) or for instructors ("instructors": its concepts, what it builds on); on a
+    Chinese page, in Chinese (lesson.json's "zh-CN") with links to the Chinese lesson pages."""
     columns = {"readme": ("what it teaches", "teaches", "source", "source"),
                "instructors": ("concepts", "concepts", "builds on", "builds_on")}
+    zh_heads = {"readme": ("课程", "内容", "源材料"), "instructors": ("课程", "概念", "前置课程")}
     if audience not in columns:
         raise ValueError(f"table lessons: readme or instructors, not '{audience}'")
     head3, key3, head4, key4 = columns[audience]
-    out = [f"| # | lesson | {head3} | {head4} |", "| --- | --- | --- | --- |"]
+    zh = chinese(page)
+    head2, head3, head4 = zh_heads[audience] if zh else ("lesson", head3, head4)
+    out = [f"| # | {head2} | {head3} | {head4} |", "| --- | --- | --- | --- |"]
     here = os.path.dirname(os.path.abspath(page.path))
     for lesson in page.lessons:
         for key in ("name", key3, key4):
             if not getattr(lesson, key):
                 raise ValueError(f"{os.path.relpath(lesson.dir, ROOT)}/lesson.json has no "
                                  f"\"{key}\" (docs/authoring.md)")
-        link = os.path.relpath(os.path.join(lesson.dir, "README.md"), here).replace(os.sep, "/")
-        out.append(f"| {lesson.number} | [{lesson.name}]({link}) | {getattr(lesson, key3)} | "
-                   f"{getattr(lesson, key4)} |")
+        link = os.path.relpath(lesson_page(lesson, zh), here).replace(os.sep, "/")
+        out.append(f"| {lesson.number} | [{lesson.text('name', zh)}]({link}) | "
+                   f"{lesson.text(key3, zh)} | {lesson.text(key4, zh)} |")
     return "\n".join(out) + "\n"
 
 
@@ -189,10 +222,13 @@ def glance_table(page, paths):
     fastest library. "lessons" takes each lesson's "glance" from its lesson.json."""
     if paths == ["lessons"]:
         paths = [lesson.glance for lesson in page.lessons if lesson.glance]
-    out = ["| lesson | input | the source's v0 | the course's best | the libraries | best vs v0 | "
+    zh = chinese(page)
+    out = ["| 课程 | 输入 | 源材料的 v0 | 课程最快的版本 | 各个库 | 最快版本对 v0 | 最快版本对最快的库 |"
+           if zh else
+           "| lesson | input | the source's v0 | the course's best | the libraries | best vs v0 | "
            "best vs fastest library |",
            "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]
-    names = {meta.number: meta.name for meta in page.lessons}
+    names = {meta.number: meta.text("name", zh) for meta in page.lessons}
     first = None
     commands = []
     devices = []
@@ -217,19 +253,25 @@ def glance_table(page, paths):
 
         lesson = rows[0]["lesson"]
         source_cell = cell(source) if source["check"] == "ok" else f"{cell(source)} (**{source['check']}**)"
-        where = label(rows)
+        where = zh_label(label(rows)) if zh else label(rows)
         if int(rows[0].get("gpus") or 1) > 1:
-            where += f", {rows[0]['gpus']} GPUs"
+            where += f"，{rows[0]['gpus']} 块 GPU" if zh else f", {rows[0]['gpus']} GPUs"
         if rows[0]["device"] != first["device"]:
-            where += f" ({rows[0]['device']})"
+            where += f"（{rows[0]['device']}）" if zh else f" ({rows[0]['device']})"
         out.append(f"| {lesson} {names.get(lesson, '')} | {where} | {source_cell} | "
                    f"{cell(best)} | {'; '.join(cell(r) for r in library)} | "
                    f"{float(source['median_ms']) / float(best['median_ms']):.1f}x | "
                    f"{float(fastest['median_ms']) / float(best['median_ms']):.2f}x |")
     out.append("")
-    elsewhere = " (another GPU where a row names it)" if set(devices) != {first["device"]} else ""
-    out.append(f"Median times on {first['device']}{elsewhere}, CUDA {first['cuda']}; GB/s are the "
-               f"bytes the problem must move over the time. Commands:")
+    several = set(devices) != {first["device"]}
+    if zh:
+        elsewhere = "（某一行注明了另一块 GPU 的，是在那块 GPU 上）" if several else ""
+        out.append(f"在 {first['device']} 上的中位数时间{elsewhere}，CUDA {first['cuda']}；GB/s 是"
+                   f"问题必须搬运的字节数除以时间。命令：")
+    else:
+        elsewhere = " (another GPU where a row names it)" if several else ""
+        out.append(f"Median times on {first['device']}{elsewhere}, CUDA {first['cuda']}; GB/s are "
+                   f"the bytes the problem must move over the time. Commands:")
     out.append("")
     for command in commands:
         out.append(f"- `{command}`")
