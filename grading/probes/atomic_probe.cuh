@@ -64,10 +64,11 @@ __device__ bool is_a_count(T added) {
 
 template <typename T, typename U>
 __device__ T probed_atomic_add(T* address, U value) {
-  const AtomicProbe probe = g_atomic_probe;
   // What the add adds: the value converted to the counter's type (1ull << 32 adds 0 to a 32-bit
   // counter, 1.5 adds 1 to an integer one).
   const T added = static_cast<T>(value);
+#ifndef GRADING_SASS
+  const AtomicProbe probe = g_atomic_probe;
   if (probe.counts != nullptr) {
     // The counts are added once per group of lanes that call together (a warp's leader adds the
     // group's), so that a probed run of billions of adds is not held up by one global counter.
@@ -132,6 +133,7 @@ __device__ T probed_atomic_add(T* address, U value) {
       }
     }
   }
+#endif
   return (atomicAdd)(address, added);
 }
 
@@ -206,9 +208,9 @@ __device__ T grading_probed_atomic_add(T* address, U value) {
   return ::grading::probed_atomic_add(address, value);
 }
 
-// Compiled for the compiled-code check (GRADING_SASS, scripts/check_compiled.py), the answer's
-// atomics are its own: the probe's counting atomics would look like the answer's. The macro is
-// object-like on purpose: a function-like one would leave (atomicAdd)(...) unprobed.
-#ifndef GRADING_SASS
+// The macro is object-like on purpose: a function-like one would leave (atomicAdd)(...) unprobed.
+// It is the same in the build that the compiled-code check reads (GRADING_SASS,
+// scripts/check_compiled.py), so that an answer's code means the same in both builds (whether an
+// atomicAdd call compiles, which code a template picks): there, probed_atomic_add counts nothing,
+// and the answer's atomics are its own, not mixed with the probe's counting ones.
 #define atomicAdd grading_probed_atomic_add
-#endif

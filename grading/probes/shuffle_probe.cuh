@@ -30,17 +30,24 @@ namespace grading {
 struct ShuffleProbe {
   unsigned* shuffles = nullptr;     // per thread of the grid; null: not probing
   unsigned* stray_masks = nullptr;  // per thread of the grid
+  // Per thread of the grid: its shuffles that read another lane than its own (a shuffle of a
+  // thread's own lane, or one past the end of its segment, delivers its own value and moves
+  // nothing).
+  unsigned* moved = nullptr;
   Tamper tamper = Tamper::none;
 };
 
 // In constant memory: read before every shuffle of every kernel of the harness, armed or not.
 __constant__ ShuffleProbe g_shuffle_probe;
 
-__device__ inline void count_shuffle(unsigned mask) {
+// `source`: the lane (0 to 31) whose value the shuffle reads for the calling thread, which is its
+// own lane when the shuffle moves nothing to it.
+__device__ inline void count_shuffle(unsigned mask, unsigned source) {
   const ShuffleProbe probe = g_shuffle_probe;
   if (probe.shuffles == nullptr) return;
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  ++probe.shuffles[i];  // the thread's own counter: no other thread adds to it
+  ++probe.shuffles[i];  // the thread's own counters: no other thread adds to them
+  if (probe.moved != nullptr && source != threadIdx.x % 32) ++probe.moved[i];
   const unsigned first = threadIdx.x / 32 * 32;
   const unsigned lanes = blockDim.x - first < 32 ? blockDim.x - first : 32;
   const unsigned there = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
@@ -63,31 +70,67 @@ __device__ T delivered(unsigned mask, T value) {
   return value;
 }
 
+// The lane a shuffle reads for the calling thread, as the CUDA C++ Programming Guide gives it:
+// lanes are taken within segments of `width` lanes (a power of 2 up to 32); an up or down shuffle
+// that would leave the segment, and a xor shuffle that would reach a later segment, read the
+// thread's own lane.
+__device__ inline unsigned own_lane() {
+  return threadIdx.x % 32;
+}
+__device__ inline unsigned segment_of(int width) {
+  return own_lane() & ~static_cast<unsigned>(width - 1);
+}
+__device__ inline unsigned source_of_shfl(int lane, int width) {
+  return segment_of(width) + (static_cast<unsigned>(lane) & static_cast<unsigned>(width - 1));
+}
+__device__ inline unsigned source_of_up(unsigned delta, int width) {
+  return own_lane() - segment_of(width) >= delta ? own_lane() - delta : own_lane();
+}
+__device__ inline unsigned source_of_down(unsigned delta, int width) {
+  return own_lane() - segment_of(width) + delta < static_cast<unsigned>(width) ? own_lane() + delta
+                                                                               : own_lane();
+}
+__device__ inline unsigned source_of_xor(int lane_mask, int width) {
+  const unsigned there = own_lane() ^ (static_cast<unsigned>(lane_mask) & 31u);
+  return there / static_cast<unsigned>(width) > own_lane() / static_cast<unsigned>(width)
+             ? own_lane()
+             : there;
+}
+
+// In the build that the compiled-code check reads (GRADING_SASS), the same functions (so that an
+// answer's code means the same in both builds) make the shuffle alone, with nothing of the
+// probe's around it.
+#ifndef GRADING_SASS
+#define GRADING_SHUFFLE(real, mask, var, arg, width, source) \
+  count_shuffle(mask, source);                               \
+  return delivered(mask, (real)(mask, var, arg, width))
+#else
+#define GRADING_SHUFFLE(real, mask, var, arg, width, source) return (real)(mask, var, arg, width)
+#endif
+
 template <typename T>
 __device__ T probed_shfl_sync(unsigned mask, T var, int lane, int width = 32) {
-  count_shuffle(mask);
-  return delivered(mask, (__shfl_sync)(mask, var, lane, width));
+  GRADING_SHUFFLE(__shfl_sync, mask, var, lane, width, source_of_shfl(lane, width));
 }
 template <typename T>
 __device__ T probed_shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) {
-  count_shuffle(mask);
-  return delivered(mask, (__shfl_up_sync)(mask, var, delta, width));
+  GRADING_SHUFFLE(__shfl_up_sync, mask, var, delta, width, source_of_up(delta, width));
 }
 template <typename T>
 __device__ T probed_shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) {
-  count_shuffle(mask);
-  return delivered(mask, (__shfl_down_sync)(mask, var, delta, width));
+  GRADING_SHUFFLE(__shfl_down_sync, mask, var, delta, width, source_of_down(delta, width));
 }
 template <typename T>
 __device__ T probed_shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) {
-  count_shuffle(mask);
-  return delivered(mask, (__shfl_xor_sync)(mask, var, lane_mask, width));
+  GRADING_SHUFFLE(__shfl_xor_sync, mask, var, lane_mask, width, source_of_xor(lane_mask, width));
 }
+#undef GRADING_SHUFFLE
 
 // What the probe saw, per thread of the grid.
 struct ShuffleCounts {
   std::vector<unsigned> shuffles;
   std::vector<unsigned> stray_masks;
+  std::vector<unsigned> moved;  // the shuffles that read another lane than the thread's own
 };
 
 // Runs launch() (a kernel of `threads` threads in all) once with the probe armed (and tampering,
@@ -96,23 +139,23 @@ template <typename Launch>
 ShuffleCounts probe_shuffles(std::size_t threads, Launch&& launch, Tamper tamper = Tamper::none) {
   course::DeviceBuffer<unsigned> shuffles(threads);
   course::DeviceBuffer<unsigned> strays(threads);
+  course::DeviceBuffer<unsigned> moved(threads);
   shuffles.fill_bytes(0);
   strays.fill_bytes(0);
-  ShuffleProbe probe{shuffles.data(), strays.data(), tamper};
+  moved.fill_bytes(0);
+  ShuffleProbe probe{shuffles.data(), strays.data(), moved.data(), tamper};
   CUDA_CHECK(cudaMemcpyToSymbol(g_shuffle_probe, &probe, sizeof probe));
   watched(launch);
   probe = ShuffleProbe{};
   CUDA_CHECK(cudaMemcpyToSymbol(g_shuffle_probe, &probe, sizeof probe));
-  return {shuffles.download(), strays.download()};
+  return {shuffles.download(), strays.download(), moved.download()};
 }
 
 }  // namespace grading
 
-// Compiled for the compiled-code check (GRADING_SASS, scripts/check_compiled.py), the answer's
-// shuffles are its own, with nothing of the probe's around them.
-#ifndef GRADING_SASS
+// The same in the build that the compiled-code check reads (GRADING_SASS): there the functions make
+// the answer's shuffles alone.
 #define __shfl_sync(...) ::grading::probed_shfl_sync(__VA_ARGS__)
 #define __shfl_up_sync(...) ::grading::probed_shfl_up_sync(__VA_ARGS__)
 #define __shfl_down_sync(...) ::grading::probed_shfl_down_sync(__VA_ARGS__)
 #define __shfl_xor_sync(...) ::grading::probed_shfl_xor_sync(__VA_ARGS__)
-#endif

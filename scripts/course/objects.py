@@ -9,6 +9,11 @@ files built with the model answer. An allow-list, not a list of what is forbidde
   (no main(), no C library function put in front of the real one, no course function);
 - its static initializers and finalizers (.init_array, .fini_array, .ctors, .dtors,
   .preinit_array) are the model answer's, and call nothing the model answer's do not;
+- its functions' code transfers control through a computed address (call *%rax, jmp *%rax) or
+  calls the kernel (syscall, sysenter, int) no more often than the model answer's same function's
+  does, and a function the model answer has not does neither: a call through a pointer that the
+  answer found itself (libc's write, from its symbol table in memory) needs no relocation to name
+  it, so the rules above would not see it (objdump reads the instructions);
 - its PTX declares no external device function (vprintf, malloc) that the model answer's does
   not, and the answer's device functions call none but the manifest's "device_calls".
 
@@ -181,6 +186,32 @@ class ObjectFile:
         return found
 
 
+# An x86-64 instruction, as objdump prints it, that goes to a computed address or into the kernel.
+INDIRECT = re.compile(r"^\s*[0-9a-f]+:\s+(?:(?:notrack|bnd|rex\.?\w*|data16|cs|ds)\s+)*"
+                      r"(?:(?:call|jmp)[a-z]*\s+\*|l?(?:call|jmp)[a-z]*\s+far\b|ljmp|lcall|"
+                      r"syscall\b|sysenter\b|int\s+\$|int1\b|int3\b|into\b)")
+LABEL = re.compile(r"^[0-9a-f]+ <(.+)>:$")
+
+
+def indirect_transfers(path):
+    """{function: how many instructions of its code go to a computed address or into the kernel},
+    from objdump's disassembly of the object's code."""
+    done = subprocess.run(["objdump", "-d", "-w", "--no-show-raw-insn", path],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise ValueError(f"objdump -d {path}: {done.stderr.strip()[:200]}")
+    counts = {}
+    current = None
+    for line in done.stdout.splitlines():
+        m = LABEL.match(line)
+        if m:
+            current = plain_anonymous(m.group(1))
+            counts.setdefault(current, 0)
+        elif current is not None and INDIRECT.match(line):
+            counts[current] += 1
+    return counts
+
+
 def demangle(names):
     return compiled.demangle(sorted(names))
 
@@ -221,8 +252,9 @@ def closure(obj, start):
     return seen | outside
 
 
-def host_problems(student, model, namespace, allowed, answer):
-    """One line per broken rule of the host object."""
+def host_problems(student, model, namespace, allowed, answer, transfers=None):
+    """One line per broken rule of the host object. `transfers`: (the answer's, the model's)
+    indirect_transfers, when objdump read them."""
     out = []
     names = demangle(set(student.functions) | set(student.defined) | student.undefined)
 
@@ -250,6 +282,13 @@ def host_problems(student, model, namespace, allowed, answer):
             if not STD_THROW.match(symbol):
                 out.append(f"{answer}: {shown(function)} calls {shown(symbol)} (not among the "
                            "calls this exercise allows)")
+    if transfers is not None:
+        mine, theirs = transfers
+        for function in sorted(mine):
+            if mine[function] > theirs.get(function, 0):
+                out.append(f"{answer}: {shown(function)} calls or jumps through a computed "
+                           f"address or into the kernel {mine[function]} times, the model "
+                           f"answer's {theirs.get(function, 0)} (a call no relocation names)")
     for name in sorted(student.ifuncs - model.ifuncs):
         out.append(f"{answer}: defines {shown(name)} as an indirect function (code the loader "
                    "runs before main())")
@@ -308,16 +347,19 @@ def device_problems(student_ptx, model_ptx, namespace, allowed, answer):
 
 def check(args):
     """Prints one line per broken rule, or that none is; the verdict line; the exit status."""
-    if shutil.which("readelf") is None:
-        print("check_objects.py: readelf (binutils) is not installed", file=sys.stderr)
-        return 2
+    for tool in ("readelf", "objdump"):
+        if shutil.which(tool) is None:
+            print(f"check_objects.py: {tool} (binutils) is not installed", file=sys.stderr)
+            return 2
     inputs = [args.object, args.model] + [p for p in (args.ptx, args.model_ptx) if p]
     if any(not os.path.isfile(path) for path in inputs):
         print(built.missing_line("check_objects.py", inputs))
         return built.NOT_BUILT
     try:
         student, model = ObjectFile(args.object), ObjectFile(args.model)
-        found = host_problems(student, model, args.namespace, set(args.host_calls), args.answer)
+        transfers = (indirect_transfers(args.object), indirect_transfers(args.model))
+        found = host_problems(student, model, args.namespace, set(args.host_calls), args.answer,
+                              transfers)
         if args.ptx and args.model_ptx:
             texts = []
             for path in (args.ptx, args.model_ptx):
@@ -367,6 +409,13 @@ SELFTEST_ANSWERS = [
      "int step(int x) { return x + 1; }\n}", "static initializer"),
     ("#include <cstdio>\nnamespace exercise09 {\nint (*say)(const char*) = std::puts;\n"
      "int step(int x) { return x + 1; }\n}", "keeps the address of puts"),
+    # a call through an address the answer computes (no relocation names what it calls)
+    ("namespace exercise09 {\nint step(int x) {\n"
+     "  volatile unsigned long where = 0x401000ul + x;\n"
+     "  return reinterpret_cast<int (*)(int)>(where)(x) + 1;\n}\n}", "through a computed"),
+    ("namespace exercise09 {\nint step(int x) {\n  long r;\n"
+     "  asm volatile(\"syscall\" : \"=a\"(r) : \"a\"(39L) : \"rcx\", \"r11\");\n"
+     "  return x + 1 + int(r & 0);\n}\n}", "into the kernel"),
 ]
 SELFTEST_PTX = """
 .extern .func  (.param .b32 func_retval0) vprintf
@@ -397,8 +446,8 @@ def selftest():
     import os
     import tempfile
     from types import SimpleNamespace
-    if shutil.which("g++") is None or shutil.which("readelf") is None:
-        print("check_objects.py selftest: skipped (needs g++ and readelf)")
+    if any(shutil.which(tool) is None for tool in ("g++", "readelf", "objdump")):
+        print("check_objects.py selftest: skipped (needs g++, readelf and objdump)")
         return 0
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -415,8 +464,11 @@ def selftest():
             return ObjectFile(source + ".o")
 
         model = build("model", SELFTEST_MODEL.split("namespace grading09")[0])
+        model_transfers = indirect_transfers(model.path)
         for i, (answer, want) in enumerate(SELFTEST_ANSWERS):
-            found = host_problems(build(f"answer{i}", answer), model, "exercise09", set(), "t")
+            obj = build(f"answer{i}", answer)
+            found = host_problems(obj, model, "exercise09", set(), "t",
+                                  (indirect_transfers(obj.path), model_transfers))
             if want is None and found:
                 problems.append(f"answer {i} refused: {found}")
             if want is not None and not any(want in line for line in found):

@@ -12,7 +12,10 @@ Rules, on the lines that came from the answer's file:
   too) or one of the exercise's own (in its include folder);
 - it defines and undefines no macro, and holds no pragma but once, unroll and nounroll;
 - its code is the same in the build and in the PTX build (the compiled-code check reads the
-  second; an answer that differed would show that check one thing and the tests another)."""
+  second; an answer that differed would show that check one thing and the tests another);
+- the macros of the two builds are the same, GRADING_SASS aside: otherwise the same lines could
+  still mean two things (whether a call compiles, which a template's test reads, when the probe's
+  macro names another function in one build than in the other)."""
 
 import json
 import os
@@ -95,7 +98,27 @@ def problems_of(text, ptx_text, answer, include_dir):
         if present(mine) != present(theirs):
             out.append("keeps other lines with GRADING_SASS defined (the compiled-code check's "
                        "build) than without it (conditional compilation)")
+        ours, others = macros(text), macros(ptx_text)
+        if ours != others:
+            differ = sorted({m[1] for m in set(ours) ^ set(others)}) or ["their order"]
+            out.append(f"is compiled under other macros in the compiled-code check's build than "
+                       f"in the tests' ({differ[0]}): the grading's harness is at fault, not the "
+                       "answer")
     return list(dict.fromkeys(out))
+
+
+DEFINE = re.compile(r"^\s*#\s*(define|undef)\s+([A-Za-z_]\w*)(.*)$")
+
+
+def macros(text):
+    """Every macro definition and undefinition of a preprocessed text made with -dD, in order:
+    (directive, name, what follows the name), GRADING_SASS's own left out."""
+    out = []
+    for line in text.splitlines():
+        m = DEFINE.match(line)
+        if m and m.group(2) != "GRADING_SASS":
+            out.append((m.group(1), m.group(2), m.group(3).strip()))
+    return out
 
 
 def present(lines):
@@ -152,6 +175,10 @@ def selftest():
         (unit("int y = 1;", "int z;"), unit("", "int z;"), ["GRADING_SASS defined"]),
         (unit("int y = atomicAdd(1);"), unit("int y = probe_add(1);"), []),
         (unit("int y = grading::probe_add(1);"), unit("int y = atomicAdd(1);"), []),
+        ("#define atomicAdd probed\n#define GRADING_SASS 1\n" + unit("int y;"),
+         "#define atomicAdd probed\n" + unit("int y;"), []),
+        ("#define atomicAdd probed\n" + unit("int y;"), unit("int y;"),
+         ["other macros in the compiled-code check's build than in the tests' (atomicAdd)"]),
     ]
     problems = []
     for i, (text, ptx, want) in enumerate(cases):

@@ -1,6 +1,8 @@
-// Kept in unseen/: written by an attacking reviewer, it still passes every check there is (the
-// probe's macros make the two builds differ; docs/instructors.md, "What two attacking reviewers
-// found", says what would catch it). Its own account follows.
+// A wrong answer to exercise 1 (lesson 01), written by an attacking reviewer and kept in unseen/
+// until the probe's macro was made the same in both builds (grading/probes/atomic_probe.cuh):
+// atomicAdd(Odd*, int) now compiles in the compiled-code check's build too, so that build keeps
+// the tests' branch, without its barriers, and the check sees it.
+// expect: compiled: a barrier
 // ATTACK sfinae_build_differential (exercise 01.1, per_warp_histogram): no preprocessor at all,
 // and still another kernel in the tests' build than in the PTX build the compiled-code check
 // reads. The harness defines the probe's object-like macro atomicAdd -> grading_probed_atomic_add

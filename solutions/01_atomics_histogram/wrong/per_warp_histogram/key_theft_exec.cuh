@@ -1,6 +1,8 @@
-// Kept in unseen/: written by an attacking reviewer, it still passes every check there is (an
-// answer's host code runs in the test program's process; docs/instructors.md, "What two attacking
-// reviewers found", says what would catch it). Its own account follows.
+// A wrong answer to exercise 1 (lesson 01), written by an attacking reviewer and kept in unseen/
+// until the objects check read the instructions: the calls it makes through the addresses it
+// computes (libc's write and _exit) are calls through a computed address, which the model
+// answer's same function never makes.
+// expect: objects: through a computed address
 // ATTACK key_theft_exec (exercise 01.1, per_warp_histogram): full marks without a histogram.
 // What it tries: host code of the answer runs inside the harness's launch (a converting constructor
 // of the kernel's first parameter type). It finds the run's result key in the test program's own
