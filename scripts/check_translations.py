@@ -11,7 +11,10 @@
 - terms: every docs/glossary.md term the English prose uses appears in the Chinese prose in the
   glossary's Chinese form;
 - links: the Chinese file opens with [English](X.md), the English one with
-  [简体中文](X.zh-CN.md).
+  [简体中文](X.zh-CN.md); its links to other pages, its generated tables' too, go to their twins;
+- twins: README.md, every page of docs/ (not docs/results/ nor docs/claims/, which are records),
+  every lesson's pages and every ANSWERS.md have their twin (course.translations.TWIN_PAGES; a
+  page still to be translated is named in TWIN_PENDING, and printed on every run).
 
     python3 scripts/check_translations.py            # exit 1, one line per problem, if any
     python3 scripts/check_translations.py selftest   # plants each fault in a small repository

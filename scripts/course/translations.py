@@ -22,11 +22,17 @@ For each pair:
 - links: the Chinese file opens with a link to its English twin, `[English](X.md)`, and the
   English file opens with a link to the Chinese one, `[简体中文](X.zh-CN.md)` (the only Chinese
   check_claims.py allows in an English part outside a quotation); and the Chinese file's links to
-  other pages lead to their Chinese twins where those exist (generated tables and logs aside).
+  other pages lead to their Chinese twins where those exist (logs aside), in its generated
+  tables too (course.results writes a Chinese page's lesson tables in Chinese, linking to the
+  lessons' README.zh-CN.md: README.zh-CN.md's and docs/instructors.zh-CN.md's);
+- twins: every page of TWIN_PAGES has its Chinese twin (the README says every page has one):
+  README.md, each page of docs/ (docs/results/, the run records, and docs/claims/, the
+  fact-checks' records, are not pages and have none), every lesson's pages and answers.
 
 Only the Python standard library and git are used. Nothing is read until a function is called.
 """
 
+import glob
 import os
 import re
 import shutil
@@ -54,6 +60,14 @@ SKIP_DIRS = {"build", "node_modules", "third_party", "_deps"}
 # A link to a page ([text](path.md) or [text](path.md#heading)), and a generated log block.
 PAGE_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s#]+\.md)(?:#[^)\s]*)?\)")
 GENERATED_LOG = re.compile(r"<!--\s*log:.*?<!--\s*/log\s*-->", re.S)
+# The English pages that must have a Chinese twin (globs relative to the repository; "docs/*.md"
+# leaves out docs/results/ and docs/claims/, records rather than pages).
+TWIN_PAGES = ("README.md", "docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.md")
+# Pages whose twin is still to be written, with why: the check names them on every run, and fails
+# once the twin exists and the page is still listed here.
+TWIN_PENDING = {"docs/authoring.md": "issue 63 item 9: its translation is not written yet"}
+
+
 def prose_only(text):
     """`text` without its generated parts (course.results' markers: a block, a figure, a log's
     match, a percentage, each with what it generated) and HTML comments: what a translator
@@ -272,16 +286,39 @@ def pair_problems(root, chinese, terms, git="git", staleness=True):
     if name_zh not in ZH_LINK.findall(opening(en)):
         out.append(f"{english}: does not open with a link to its Chinese twin, "
                    f"[简体中文]({name_zh})")
-    # (e) a link to another page leads to its Chinese twin, where there is one
+    # (e) a link to another page leads to its Chinese twin, where there is one; in a generated
+    # table too, where the generator (scripts/course/results.py) is what to change
     here = os.path.dirname(full_zh)
+    tables = "\n".join(GENERATED_TABLE.findall(zh))
     prose, _ = split_code(GENERATED_TABLE.sub(" ", zh))
     prose = GENERATED_LOG.sub(" ", INLINE_CODE.sub(" ", prose))
-    for label, target in PAGE_LINK.findall(prose):
-        if label == "English" or target.endswith(SUFFIX) or "://" in target:
-            continue
-        if os.path.isfile(os.path.join(here, chinese_of(target))):
-            out.append(f"{chinese}: links to {target}, which has a Chinese twin: link to "
-                       f"{chinese_of(target)}")
+    for text, where in ((prose, ""), (tables, "'s generated table")):
+        for label, target in PAGE_LINK.findall(text):
+            if label == "English" or target.endswith(SUFFIX) or "://" in target:
+                continue
+            if os.path.isfile(os.path.join(here, chinese_of(target))):
+                out.append(f"{chinese}{where}: links to {target}, which has a Chinese twin: link "
+                           f"to {chinese_of(target)}"
+                           + (" (scripts/course/results.py writes the table)" if where else ""))
+    return out
+
+
+def missing_twins(root):
+    """Every page of TWIN_PAGES under root without its Chinese twin, one line each."""
+    out = []
+    for pattern in TWIN_PAGES:
+        for path in sorted(glob.glob(os.path.join(root, pattern))):
+            if path.endswith(SUFFIX) or os.path.isfile(chinese_of(path)):
+                continue
+            english = os.path.relpath(path, root).replace(os.sep, "/")
+            if english in TWIN_PENDING:
+                continue
+            out.append(f"{english}: has no Chinese twin {chinese_of(english)} (every page has "
+                       "one: translate it, with its translated-from comment)")
+    for english in sorted(TWIN_PENDING):
+        if os.path.isfile(os.path.join(root, chinese_of(english))):
+            out.append(f"{english}: its twin exists now: take it out of TWIN_PENDING "
+                       "(scripts/course/translations.py)")
     return out
 
 
@@ -296,7 +333,7 @@ def problems(root, git="git", staleness=True):
     out = []
     for chinese in pairs(root):
         out += pair_problems(root, chinese, terms, git, staleness)
-    return out
+    return out + missing_twins(root)
 
 
 def check():
@@ -307,6 +344,9 @@ def check():
     found = problems(ROOT, staleness=unknown is None)
     for p in found:
         print(p)
+    for english, why in sorted(TWIN_PENDING.items()):
+        if os.path.isfile(os.path.join(ROOT, english)):
+            print(f"check_translations.py: {english} has no twin yet ({why})")
     if not found:
         print(f"check_translations.py: ok, {len(pairs(ROOT))} Chinese files in step with their "
               "English twins")
@@ -314,10 +354,19 @@ def check():
 
 
 # The selftest's small repository: a glossary, an English page and its Chinese twin.
-_GLOSSARY = ("# Glossary\n\n| term | 中文 | what it means | lesson |\n| --- | --- | --- | --- |\n"
+_GLOSSARY = ("# Glossary\n\n[简体中文](glossary.zh-CN.md)\n\n"
+             "| term | 中文 | what it means | lesson |\n| --- | --- | --- | --- |\n"
              "| warp | 线程束 | 32 threads | [01](../lessons/01_x/README.md) |\n"
              "| SM | 流式多处理器 | a processor | [01](../lessons/01_x/README.md) |\n\n"
              "## Basic terms\n\n- **kernel** (核函数): a function on the GPU.\n")
+_GLOSSARY_ZH = ("<!-- translated-from: docs/glossary.md @ {commit} -->\n# 术语表\n\n"
+                "[English](glossary.md)\n\n| 术语 | 中文 | 含义 | 课程 |\n| --- | --- | --- | --- |\n"
+                "| warp | 线程束 | 32 个线程 | [01](../lessons/01_x/README.md) |\n"
+                "| SM | 流式多处理器 | 一个处理器 | [01](../lessons/01_x/README.md) |\n\n"
+                "## 基本术语\n\n- **kernel**（核函数）：在 GPU 上运行的函数。\n")
+# A generated table of lessons, as course.results writes one (its link is the point), put
+# where taking it out leaves the English as committed.
+_TABLE = "<!-- table lessons: readme -->\n| 01 | [x]({link}) |\n<!-- /table -->"
 _ENGLISH = ("# Lesson 01 exercises\n\n[简体中文](exercises.zh-CN.md)\n\n"
             "A warp's kernel. <!--v run.csv v1 median_ms-->0.5<!--/v--> ms.\n\n"
             "![the bins](figures/bins.svg)\n\n## 1. One\n\n```\nctest -R \"01 exercise 1\"\n```\n\n"
@@ -358,6 +407,8 @@ def selftest():
                   f"({e}): FAILED")
             return 1
         zh = _CHINESE.format(commit=commit)
+        glossary_zh = _GLOSSARY_ZH.format(commit=commit)
+        with_table = _ENGLISH + _TABLE.format(link="exercises.md")
         # name: ({path: new text}, the git to call, a phrase the problem must hold, or None)
         cases = {
             "the twin as translated": ({}, "git", None),
@@ -397,12 +448,28 @@ def selftest():
                 "which has a Chinese twin"),
             "a link to a page without a twin": (
                 {zh_path: zh.replace("因为。", "因为（见[A 部分](README.md)）。")}, "git", None),
+            "a page of docs/ without a twin": (
+                {"docs/setup.md": "# Setup\n\n[简体中文](setup.zh-CN.md)\n"}, "git",
+                "docs/setup.md: has no Chinese twin"),
+            "a pending page without a twin": (
+                {"docs/authoring.md": "# Authoring\n\n[简体中文](authoring.zh-CN.md)\n"}, "git",
+                None),
+            "a run record without a twin": (
+                {"docs/results/x/log.md": "# A run\n"}, "git", None),
+            "a generated table linking to the English of a page with a twin": (
+                {en_path: with_table, zh_path: zh + _TABLE.format(link="exercises.md")}, "git",
+                "generated table: links to exercises.md"),
+            "a generated table linking to the Chinese twin": (
+                {en_path: with_table, zh_path: zh + _TABLE.format(link="exercises.zh-CN.md")},
+                "git", None),
         }
         ok = True
         for name, (change, git, phrase) in cases.items():
             copy = os.path.join(tmp, "copy")
             shutil.copytree(good, copy, symlinks=True)
-            for path, text in {zh_path: zh, **change}.items():
+            for path, text in {zh_path: zh, "docs/glossary.zh-CN.md": glossary_zh,
+                               **change}.items():
+                os.makedirs(os.path.dirname(os.path.join(copy, path)), exist_ok=True)
                 with open(os.path.join(copy, path), "w", encoding="utf-8") as f:
                     f.write(text)
             got = problems(copy, git)
