@@ -6,8 +6,8 @@ timeline in a write-up can be regenerated and is never a screenshot nobody can c
     python3 scripts/timeline.py check    # exit 1 if a committed timeline differs from its CSVs
 
 The runs (on the H100, from docs/results/h100-80gb-hbm3/, where each program's own output is in
-lessonNN_nsys_run.txt). nsys was the one that ships inside Nsight Compute; any nsys takes the
-same commands:
+lesson02_nsys_run.txt and lesson05_nsys_run.txt). nsys was the one that ships inside Nsight
+Compute; any nsys takes the same commands:
 
     nsys profile --trace=cuda,nvtx -o lesson02 lesson02 --n 2^25 --reps 3 --cpu-reps 1
     nsys profile --trace=cuda,nvtx -o lesson05 lesson05 --n 2^14 --reps 2 --cpu-reps 1 --only v3,v5,v8

@@ -31,6 +31,7 @@ and one module for what each command-line script does (the script's name where i
     topk_torch    torch.topk timed as lesson06 times its versions
     claims        check_claims.py: docs/claims/ and the quotations
     glossary      check_glossary.py: docs/glossary.md against the lessons' terms
+    records       check_records.py: every run record cited or read, no machine's path
     writeups      check_writeups.py: each write-up's parts, word budget and questions
     translations  check_translations.py: each Chinese twin X.zh-CN.md in step with X.md
     package_check check_package.py: this package's modules import without reading or running
