@@ -100,31 +100,42 @@ __device__ inline unsigned source_of_xor(int lane_mask, int width) {
 // In the build that the compiled-code check reads (GRADING_SASS), the same functions (so that an
 // answer's code means the same in both builds) make the shuffle alone, with nothing of the
 // probe's around it.
-#ifndef GRADING_SASS
-#define GRADING_SHUFFLE(real, mask, var, arg, width, source) \
-  count_shuffle(mask, source);                               \
-  return delivered(mask, (real)(mask, var, arg, width))
-#else
-#define GRADING_SHUFFLE(real, mask, var, arg, width, source) return (real)(mask, var, arg, width)
-#endif
-
 template <typename T>
 __device__ T probed_shfl_sync(unsigned mask, T var, int lane, int width = 32) {
-  GRADING_SHUFFLE(__shfl_sync, mask, var, lane, width, source_of_shfl(lane, width));
+#ifndef GRADING_SASS
+  count_shuffle(mask, source_of_shfl(lane, width));
+  return delivered(mask, (__shfl_sync)(mask, var, lane, width));
+#else
+  return (__shfl_sync)(mask, var, lane, width);
+#endif
 }
 template <typename T>
 __device__ T probed_shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) {
-  GRADING_SHUFFLE(__shfl_up_sync, mask, var, delta, width, source_of_up(delta, width));
+#ifndef GRADING_SASS
+  count_shuffle(mask, source_of_up(delta, width));
+  return delivered(mask, (__shfl_up_sync)(mask, var, delta, width));
+#else
+  return (__shfl_up_sync)(mask, var, delta, width);
+#endif
 }
 template <typename T>
 __device__ T probed_shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) {
-  GRADING_SHUFFLE(__shfl_down_sync, mask, var, delta, width, source_of_down(delta, width));
+#ifndef GRADING_SASS
+  count_shuffle(mask, source_of_down(delta, width));
+  return delivered(mask, (__shfl_down_sync)(mask, var, delta, width));
+#else
+  return (__shfl_down_sync)(mask, var, delta, width);
+#endif
 }
 template <typename T>
 __device__ T probed_shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) {
-  GRADING_SHUFFLE(__shfl_xor_sync, mask, var, lane_mask, width, source_of_xor(lane_mask, width));
+#ifndef GRADING_SASS
+  count_shuffle(mask, source_of_xor(lane_mask, width));
+  return delivered(mask, (__shfl_xor_sync)(mask, var, lane_mask, width));
+#else
+  return (__shfl_xor_sync)(mask, var, lane_mask, width);
+#endif
 }
-#undef GRADING_SHUFFLE
 
 // What the probe saw, per thread of the grid.
 struct ShuffleCounts {
