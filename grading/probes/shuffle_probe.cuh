@@ -30,24 +30,17 @@ namespace grading {
 struct ShuffleProbe {
   unsigned* shuffles = nullptr;     // per thread of the grid; null: not probing
   unsigned* stray_masks = nullptr;  // per thread of the grid
-  // Per thread of the grid: its shuffles that read another lane than its own (a shuffle of a
-  // thread's own lane, or one past the end of its segment, delivers its own value and moves
-  // nothing).
-  unsigned* moved = nullptr;
   Tamper tamper = Tamper::none;
 };
 
 // In constant memory: read before every shuffle of every kernel of the harness, armed or not.
 __constant__ ShuffleProbe g_shuffle_probe;
 
-// `source`: the lane (0 to 31) whose value the shuffle reads for the calling thread, which is its
-// own lane when the shuffle moves nothing to it.
-__device__ inline void count_shuffle(unsigned mask, unsigned source) {
+__device__ inline void count_shuffle(unsigned mask) {
   const ShuffleProbe probe = g_shuffle_probe;
   if (probe.shuffles == nullptr) return;
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  ++probe.shuffles[i];  // the thread's own counters: no other thread adds to them
-  if (probe.moved != nullptr && source != threadIdx.x % 32) ++probe.moved[i];
+  ++probe.shuffles[i];  // the thread's own counter: no other thread adds to it
   const unsigned first = threadIdx.x / 32 * 32;
   const unsigned lanes = blockDim.x - first < 32 ? blockDim.x - first : 32;
   const unsigned there = lanes == 32 ? 0xFFFFFFFFu : (1u << lanes) - 1;
@@ -70,40 +63,13 @@ __device__ T delivered(unsigned mask, T value) {
   return value;
 }
 
-// The lane a shuffle reads for the calling thread, as the CUDA C++ Programming Guide gives it:
-// lanes are taken within segments of `width` lanes (a power of 2 up to 32); an up or down shuffle
-// that would leave the segment, and a xor shuffle that would reach a later segment, read the
-// thread's own lane.
-__device__ inline unsigned own_lane() {
-  return threadIdx.x % 32;
-}
-__device__ inline unsigned segment_of(int width) {
-  return own_lane() & ~static_cast<unsigned>(width - 1);
-}
-__device__ inline unsigned source_of_shfl(int lane, int width) {
-  return segment_of(width) + (static_cast<unsigned>(lane) & static_cast<unsigned>(width - 1));
-}
-__device__ inline unsigned source_of_up(unsigned delta, int width) {
-  return own_lane() - segment_of(width) >= delta ? own_lane() - delta : own_lane();
-}
-__device__ inline unsigned source_of_down(unsigned delta, int width) {
-  return own_lane() - segment_of(width) + delta < static_cast<unsigned>(width) ? own_lane() + delta
-                                                                               : own_lane();
-}
-__device__ inline unsigned source_of_xor(int lane_mask, int width) {
-  const unsigned there = own_lane() ^ (static_cast<unsigned>(lane_mask) & 31u);
-  return there / static_cast<unsigned>(width) > own_lane() / static_cast<unsigned>(width)
-             ? own_lane()
-             : there;
-}
-
 // In the build that the compiled-code check reads (GRADING_SASS), the same functions (so that an
 // answer's code means the same in both builds) make the shuffle alone, with nothing of the
 // probe's around it.
 template <typename T>
 __device__ T probed_shfl_sync(unsigned mask, T var, int lane, int width = 32) {
 #ifndef GRADING_SASS
-  count_shuffle(mask, source_of_shfl(lane, width));
+  count_shuffle(mask);
   return delivered(mask, (__shfl_sync)(mask, var, lane, width));
 #else
   return (__shfl_sync)(mask, var, lane, width);
@@ -112,7 +78,7 @@ __device__ T probed_shfl_sync(unsigned mask, T var, int lane, int width = 32) {
 template <typename T>
 __device__ T probed_shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32) {
 #ifndef GRADING_SASS
-  count_shuffle(mask, source_of_up(delta, width));
+  count_shuffle(mask);
   return delivered(mask, (__shfl_up_sync)(mask, var, delta, width));
 #else
   return (__shfl_up_sync)(mask, var, delta, width);
@@ -121,7 +87,7 @@ __device__ T probed_shfl_up_sync(unsigned mask, T var, unsigned delta, int width
 template <typename T>
 __device__ T probed_shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32) {
 #ifndef GRADING_SASS
-  count_shuffle(mask, source_of_down(delta, width));
+  count_shuffle(mask);
   return delivered(mask, (__shfl_down_sync)(mask, var, delta, width));
 #else
   return (__shfl_down_sync)(mask, var, delta, width);
@@ -130,7 +96,7 @@ __device__ T probed_shfl_down_sync(unsigned mask, T var, unsigned delta, int wid
 template <typename T>
 __device__ T probed_shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32) {
 #ifndef GRADING_SASS
-  count_shuffle(mask, source_of_xor(lane_mask, width));
+  count_shuffle(mask);
   return delivered(mask, (__shfl_xor_sync)(mask, var, lane_mask, width));
 #else
   return (__shfl_xor_sync)(mask, var, lane_mask, width);
@@ -141,7 +107,6 @@ __device__ T probed_shfl_xor_sync(unsigned mask, T var, int lane_mask, int width
 struct ShuffleCounts {
   std::vector<unsigned> shuffles;
   std::vector<unsigned> stray_masks;
-  std::vector<unsigned> moved;  // the shuffles that read another lane than the thread's own
 };
 
 // Runs launch() (a kernel of `threads` threads in all) once with the probe armed (and tampering,
@@ -150,16 +115,14 @@ template <typename Launch>
 ShuffleCounts probe_shuffles(std::size_t threads, Launch&& launch, Tamper tamper = Tamper::none) {
   course::DeviceBuffer<unsigned> shuffles(threads);
   course::DeviceBuffer<unsigned> strays(threads);
-  course::DeviceBuffer<unsigned> moved(threads);
   shuffles.fill_bytes(0);
   strays.fill_bytes(0);
-  moved.fill_bytes(0);
-  ShuffleProbe probe{shuffles.data(), strays.data(), moved.data(), tamper};
+  ShuffleProbe probe{shuffles.data(), strays.data(), tamper};
   CUDA_CHECK(cudaMemcpyToSymbol(g_shuffle_probe, &probe, sizeof probe));
   watched(launch);
   probe = ShuffleProbe{};
   CUDA_CHECK(cudaMemcpyToSymbol(g_shuffle_probe, &probe, sizeof probe));
-  return {shuffles.download(), strays.download(), moved.download()};
+  return {shuffles.download(), strays.download()};
 }
 
 }  // namespace grading

@@ -20,7 +20,6 @@ struct Sifted {
   std::vector<std::uint32_t> candidates;  // and of keys in [low, high]
   bool wrote_past_the_end = false;        // past the last winner's or candidate's place
   std::vector<unsigned> shuffles;  // per thread of scatter_tiles (tile b's at b kSiftThreads)
-  std::vector<unsigned> moved;     // per thread: its shuffles that read another lane
 };
 
 // The places past the end that a tampered run keeps watch on (see stable_sift).

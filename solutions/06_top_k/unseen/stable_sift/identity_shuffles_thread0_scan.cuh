@@ -1,7 +1,7 @@
-// A wrong answer to exercise 4 (lesson 06), written by an attacking reviewer and kept in unseen/
-// until the shuffle probe recorded which lane each shuffle reads: its shuffles read the thread's
-// own lane, so they move nothing, and lane L's must read another lane ceil(log2(L + 1)) times.
-// expect: fails: whose shuffles read another lane
+// Kept in unseen/: written by an attacking reviewer, it still passes every check there is (the
+// shuffle probe does not record the source lane; docs/instructors.md, "What two attacking reviewers
+// found", says what would catch it, and why a probe that records it did not land: on the H200 it
+// doubled the time of 02.3's timed kernel, probe unarmed). Its own account follows.
 // ATTACK identity_shuffles_thread0_scan (exercise 06.4, stable_sift): the block's prefix sum made
 // by
 // thread 0 alone, in shared memory (solutions' wrong answer thread_0_scans, which the shuffle probe
