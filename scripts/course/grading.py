@@ -481,7 +481,8 @@ COURSE_BUILD_FILES = [
     ("tests", "solution*"), ("CTestTestfile.cmake",), ("*", "CTestTestfile.cmake"),
     ("*", "*", "CTestTestfile.cmake"), ("*", "solution*.cmake"), ("*", "*", "solution*.cmake"),
     ("*.a",), ("*", "*.a"), ("*", "*", "*.a"), ("*", "CMakeFiles", "solution*"),
-    ("*", "CMakeFiles", "*_tests.dir"), ("*", "*", "CMakeFiles", "*_tests.dir"),
+    ("*", "*", "CMakeFiles", "solution*"), ("*", "CMakeFiles", "*_tests.dir"),
+    ("*", "*", "CMakeFiles", "*_tests.dir"),
     ("build.ninja",), ("CMakeCache.txt",), ("CMakeFiles",),
 ]
 
@@ -1066,6 +1067,21 @@ def selftest_plan():
             if path not in makes:
                 problems.append(f"'{tests[0]}' runs {os.path.relpath(path, build_dir)}, which "
                                 f"building grade.py's targets does not make")
+        # What the tests read of the model answers (their programs, objects and PTX, for the time
+        # bounds and the objects check) must stay read-only while a student's answers build.
+        # (the files made empty here, in this folder that is never built, for the sandbox's globs
+        # to find them, or a folder above them, as they would in a built one)
+        for path in named:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            if not os.path.exists(path):
+                open(path, "w").close()
+        kept = {os.path.realpath(found) for pattern in
+                Sandbox(build_dir).for_build(build_dir).kept for found in glob.glob(pattern)}
+        for path, tests in sorted(named.items()):
+            above = {path[:i] for i, c in enumerate(path) if c == os.sep} | {path}
+            if "solution" in os.path.relpath(path, build_dir) and not above & kept:
+                problems.append(f"'{tests[0]}' reads {os.path.relpath(path, build_dir)}, which a "
+                                "student's build may write (not among COURSE_BUILD_FILES)")
         if not problems:
             say(f"grade.py selftest plan: ok ({len(targets)} targets make the {len(named)} files "
                 f"that the tests of {len(all_exercises)} exercises name)")
