@@ -41,7 +41,8 @@ def main(argv):
     parser.add_argument("--format")
     parser.add_argument("--build-only", action="store_true")
     parser.add_argument("--no-sandbox", dest="sandbox", action="store_false")
-    parser.add_argument("--gpus-per-task", type=int, default=1)
+    parser.add_argument("--gpus-per-task", type=int, default=None,
+                        help="GPUs a student's task asks for (default: 1; rerun: the submit's)")
     parser.add_argument("--partition")
     parser.add_argument("--account")
     parser.add_argument("--time")
@@ -76,7 +77,7 @@ def main(argv):
         if not indices:
             print("every student's task has finished: nothing to submit")
             return 0
-        job_id = slurm.sbatch(work, indices, args)
+        job_id = slurm.sbatch(work, indices, args, job)
         print(f"submitted job {job_id}: {len(indices)} students (seed {job['seed']}); "
               f"python3 scripts/grade_slurm.py merge --work {args.work} --out OUT when done")
         if args.wait and not slurm.wait(work, job, indices, args.wait):

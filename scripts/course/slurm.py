@@ -82,8 +82,11 @@ def prepare(args):
         link = os.path.join(folder, student)
         if not os.path.islink(link):
             os.symlink(os.path.join(class_dir, student), link)
+    # What sbatch is asked for, kept for a rerun (which may change it on its own command line).
+    asked = {"gpus_per_task": 1 if args.gpus_per_task is None else args.gpus_per_task,
+             **{o: getattr(args, o, None) for o in ("partition", "account", "time")}}
     job = {"class": class_dir, "students": students, "seed": seed, "options": options,
-           "build_only": bool(args.build_only)}
+           "build_only": bool(args.build_only), "sbatch": asked}
     with open(os.path.join(work, "job.json"), "w", encoding="utf-8") as f:
         json.dump(job, f, indent=2)
         f.write("\n")
@@ -93,18 +96,28 @@ def prepare(args):
     return job
 
 
-def sbatch(work, indices, args):
+def asked_of(job, args):
+    """What to ask sbatch for: what the submit asked for (job.json), each given again on this
+    command line replacing it."""
+    asked = dict(job.get("sbatch", {}))
+    for option in ("gpus_per_task", "partition", "account", "time"):
+        if getattr(args, option, None) is not None:
+            asked[option] = getattr(args, option)
+    return asked
+
+
+def sbatch(work, indices, args, job):
     """Submits the array job of the students `indices`; returns the job's id (sbatch's, or the
-    COURSE_SBATCH program's, which the selftest sets)."""
+    COURSE_SBATCH program's, which the selftest sets). A build-only job asks for no GPU."""
     command = [os.environ.get("COURSE_SBATCH", "sbatch"), "--parsable",
                "--array=" + ",".join(str(i) for i in indices), "--job-name=grade",
                "--output=" + os.path.join(work, "logs", "task_%A_%a.txt")]
-    if not args.build_only and args.gpus_per_task:
-        command.append(f"--gres=gpu:{args.gpus_per_task}")
+    asked = asked_of(job, args)
+    if not job["build_only"] and asked.get("gpus_per_task"):
+        command.append(f"--gres=gpu:{asked['gpus_per_task']}")
     for option in ("partition", "account", "time"):
-        value = getattr(args, option, None)
-        if value:
-            command.append(f"--{option}={value}")
+        if asked.get(option):
+            command.append(f"--{option}={asked[option]}")
     command.append(os.path.join(work, "task.sh"))
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
@@ -188,6 +201,8 @@ def fake_sbatch(folder):
 import os, subprocess, sys
 array = [a for a in sys.argv if a.startswith("--array=")][0].split("=", 1)[1]
 failing = set(os.environ.get("COURSE_FAKE_FAIL", "").split(","))
+with open(os.path.join(os.path.dirname(sys.argv[0]), "sbatch_calls.txt"), "a") as f:
+    f.write(" ".join(sys.argv[1:-1]) + "\\n")
 for index in array.split(","):
     if index not in failing:
         subprocess.run([sys.argv[-1]], env=dict(os.environ, SLURM_ARRAY_TASK_ID=index))
@@ -218,18 +233,27 @@ def selftest():
         work = os.path.join(tmp, "work")
         args = SimpleNamespace(class_dir=class_dir, work=work, seed=7, build_only=True,
                                sandbox=shutil.which("bwrap") is not None, exercises=exercise,
-                               assignment=None, format=None, gpus_per_task=1, partition=None,
-                               account=None, time=None)
+                               assignment=None, format=None, gpus_per_task=1, partition="p1",
+                               account=None, time="0:30:00")
         job = prepare(args)
-        sbatch(work, range(len(job["students"])), args)
+        sbatch(work, range(len(job["students"])), args, job)
         missing = merge(work, os.path.join(tmp, "out"))
         if missing != ["bob"]:
             problems.append(f"the failed task's student is not named alone: {missing}")
         os.environ["COURSE_FAKE_FAIL"] = ""
-        sbatch(work, unfinished(work, job), args)
+        # The rerun, as grade_slurm.py rerun makes it: none of the submit's options given again.
+        again = SimpleNamespace(build_only=False, gpus_per_task=None, partition=None,
+                                account=None, time=None)
+        sbatch(work, unfinished(work, load(work)), again, load(work))
         missing = merge(work, os.path.join(tmp, "out"))
         if missing:
             problems.append(f"after the rerun, still not graded: {missing}")
+        with open(os.path.join(tmp, "sbatch_calls.txt"), encoding="utf-8") as f:
+            calls = f.read().splitlines()
+        for call in calls:
+            if "--gres" in call or "--partition=p1" not in call or "--time=0:30:00" not in call:
+                problems.append(f"sbatch asked for other than the submit's options (a GPU for "
+                                f"a build-only job, or not its partition and time): {call}")
         local = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade.py"),
                                 "--class", class_dir, "--out", os.path.join(tmp, "local"),
                                 "--build-dir", os.path.join(tmp, "local-build"),
