@@ -288,6 +288,7 @@ def gpus_table(page, folders):
     out = []
     commands = []
     devices = []
+    zh = chinese(page)
     for lesson in page.lessons:
         spec = lesson.compare or lesson.glance
         names = spec.partition("#")[0].split("+")
@@ -324,17 +325,32 @@ def gpus_table(page, folders):
                 devices.append((rows[0]["device"], rows[0]["cuda"]))
             commands.append(run_commands[0])
         if commands[-2] != commands[-1]:
-            commands[-2:] = [f"{commands[-2]}` on the first GPU, `{commands[-1]}` on the second"]
+            commands[-2:] = [f"{commands[-2]}`（第一块 GPU），`{commands[-1]}`（第二块）" if zh else
+                             f"{commands[-2]}` on the first GPU, `{commands[-1]}` on the second"]
         both = [v for v in paid[0] if v in paid[1] and paid[0][v] and paid[1][v]]
         first = [v for v in paid[0] if v in paid[1] and paid[0][v] and not paid[1][v]]
         second = [v for v in paid[0] if v in paid[1] and not paid[0][v] and paid[1][v]]
         neither = [v for v in paid[0] if v in paid[1] and not paid[0][v] and not paid[1][v]]
         columns = [", ".join(x) or "-" for x in (both, first, second, neither)]
-        out.append(f"| {lesson.number} {lesson.name} | {label(rows)} | " + " | ".join(cells) +
-                   " | " + " | ".join(columns) + " |")
+        where = zh_label(label(rows)) if zh else label(rows)
+        out.append(f"| {lesson.number} {lesson.text('name', zh)} | {where} | " + " | ".join(cells)
+                   + " | " + " | ".join(columns) + " |")
     if not out:
         raise ValueError(f"table gpus: no lesson has its run in both {folders[0]} and {folders[1]}")
     short = [device.replace("NVIDIA ", "") for device, _ in devices]
+    if zh:
+        head = [f"| 课 | 运行 | {short[0]}：最快 | {short[0]}：库 | {short[1]}：最快 | "
+                f"{short[1]}：库 | 在两者上都见效的步骤 | 只在 {short[0]} 上 | "
+                f"只在 {short[1]} 上 | 两者都没有 |",
+                "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- |"]
+        foot = ["", f"% = 这一行的 GB/s 除以同一次运行在各自 GPU 上测得的设备到设备拷贝带宽"
+                f"（{devices[0][0]}，CUDA {devices[0][1]}；{devices[1][0]}，CUDA "
+                f"{devices[1][1]}）；库 = 第一块 GPU 上最快的库，第二块 GPU 上取同一个库。"
+                f"一个版本比上面的版本快到 {PAID:.2f} 倍或更多，这一步就算见效；上面没有计时版本的"
+                f"版本不算步骤。运行命令（两块 GPU 上相同，除非分别列出）：", ""]
+        for command in dict.fromkeys(commands):
+            foot.append(f"- `{command}`")
+        return "\n".join(head + out + foot) + "\n"
     head = [f"| lesson | run | {short[0]}: best | {short[0]}: library | {short[1]}: best | "
             f"{short[1]}: library | steps that paid on both | only on the {short[0]} | "
             f"only on the {short[1]} | on neither |",
