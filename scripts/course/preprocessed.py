@@ -93,7 +93,8 @@ def problems_of(text, ptx_text, answer, include_dir):
                 out.append(f"uses #pragma {' '.join(directive[1:2])}".rstrip())
     if ptx_text is not None:
         # The lines that reach the compiler, not their tokens: the harness's own macros (the
-        # probes', off in the PTX build) expand the same line differently in the two builds.
+        # probes', whose functions count nothing in the PTX build) may expand a line differently
+        # in the two builds.
         theirs, _ = answer_parts(ptx_text, answer)
         if present(mine) != present(theirs):
             out.append("keeps other lines with GRADING_SASS defined (the compiled-code check's "

@@ -99,7 +99,7 @@ def prepare(args):
 def asked_of(job, args):
     """What to ask sbatch for: what the submit asked for (job.json), each given again on this
     command line replacing it."""
-    asked = dict(job.get("sbatch", {}))
+    asked = dict(job.get("sbatch", {"gpus_per_task": 1}))  # (a job from before it was kept)
     for option in ("gpus_per_task", "partition", "account", "time"):
         if getattr(args, option, None) is not None:
             asked[option] = getattr(args, option)
