@@ -341,26 +341,23 @@ def gpus_table(page, folders):
     if zh:
         head = [f"| 课 | 运行 | {short[0]}：最快 | {short[0]}：库 | {short[1]}：最快 | "
                 f"{short[1]}：库 | 在两者上都见效的步骤 | 只在 {short[0]} 上 | "
-                f"只在 {short[1]} 上 | 两者都没有 |",
-                "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- |"]
+                f"只在 {short[1]} 上 | 两者都没有 |"]
         foot = ["", f"% = 这一行的 GB/s 除以同一次运行在各自 GPU 上测得的设备到设备拷贝带宽"
                 f"（{devices[0][0]}，CUDA {devices[0][1]}；{devices[1][0]}，CUDA "
                 f"{devices[1][1]}）；库 = 第一块 GPU 上最快的库，第二块 GPU 上取同一个库。"
                 f"一个版本比上面的版本快到 {PAID:.2f} 倍或更多，这一步就算见效；上面没有计时版本的"
                 f"版本不算步骤。运行命令（两块 GPU 上相同，除非分别列出）：", ""]
-        for command in dict.fromkeys(commands):
-            foot.append(f"- `{command}`")
-        return "\n".join(head + out + foot) + "\n"
-    head = [f"| lesson | run | {short[0]}: best | {short[0]}: library | {short[1]}: best | "
-            f"{short[1]}: library | steps that paid on both | only on the {short[0]} | "
-            f"only on the {short[1]} | on neither |",
-            "| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- |"]
-    foot = ["", f"% = the row's GB/s over the device-to-device copy measured by the same run, on "
-            f"each GPU ({devices[0][0]}, CUDA {devices[0][1]}; {devices[1][0]}, CUDA "
-            f"{devices[1][1]}); library = the fastest library row on the first GPU, and the "
-            f"same library on the second. A step paid when the version above took {PAID:.2f} "
-            f"times its time or more; a version with no timed version above it has no step. "
-            f"Runs (on both GPUs, unless two are named):", ""]
+    else:
+        head = [f"| lesson | run | {short[0]}: best | {short[0]}: library | {short[1]}: best | "
+                f"{short[1]}: library | steps that paid on both | only on the {short[0]} | "
+                f"only on the {short[1]} | on neither |"]
+        foot = ["", f"% = the row's GB/s over the device-to-device copy measured by the same run, "
+                f"on each GPU ({devices[0][0]}, CUDA {devices[0][1]}; {devices[1][0]}, CUDA "
+                f"{devices[1][1]}); library = the fastest library row on the first GPU, and the "
+                f"same library on the second. A step paid when the version above took {PAID:.2f} "
+                f"times its time or more; a version with no timed version above it has no step. "
+                f"Runs (on both GPUs, unless two are named):", ""]
+    head.append("| --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- | --- |")
     for command in dict.fromkeys(commands):
         foot.append(f"- `{command}`")
     return "\n".join(head + out + foot) + "\n"
