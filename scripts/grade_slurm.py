@@ -9,6 +9,8 @@ of its own (--gres=gpu:1) with a build folder of its own, then one merged gradeb
     python3 scripts/grade_slurm.py rerun --work WORK [...]  # submits the unfinished ones again
     python3 scripts/grade_slurm.py merge --work WORK --out OUT
     python3 scripts/grade_slurm.py selftest                 # the plan, with a stand-in sbatch
+    python3 scripts/grade_slurm.py cluster-test [--gpus N] [--class DIR] [--exercises LIST]
+        [--no-compare] [--keep DIR]   # on a Slurm cluster of one node started on this machine
 
 WORK must be on a file system that every node sees, and so must the checkout and the class. Each
 task runs grade.py --class on a class of one (a link to its student, WORK/farm/<student>), with
@@ -29,6 +31,8 @@ from course.cli import OneLineParser, refuse
 def main(argv):
     if argv[1:] == ["selftest"]:
         return slurm.selftest()
+    if argv[1:2] == ["cluster-test"]:
+        return cluster_test(argv[2:])
     parser = OneLineParser(description="Grade a class across a Slurm cluster.")
     parser.add_argument("action", choices=["submit", "status", "rerun", "merge"])
     parser.add_argument("--class", dest="class_dir")
@@ -86,6 +90,20 @@ def main(argv):
         return 0
     except (ValueError, RuntimeError, OSError) as error:
         return refuse("grade_slurm.py", str(error))
+
+
+def cluster_test(argv):
+    parser = OneLineParser(prog="grade_slurm.py cluster-test",
+                           description="Grade a class on a Slurm cluster started on this machine.")
+    parser.add_argument("--gpus", type=int, default=0)
+    parser.add_argument("--class", dest="class_dir")
+    parser.add_argument("--exercises", default="01.1")
+    parser.add_argument("--no-compare", dest="compare", action="store_false")
+    parser.add_argument("--keep")
+    args = parser.parse_args(argv)
+    if args.class_dir and not os.path.isdir(args.class_dir):
+        return refuse("grade_slurm.py", f"{args.class_dir} is not a folder")
+    return slurm.cluster_test(args.gpus, args.class_dir, args.exercises, args.compare, args.keep)
 
 
 if __name__ == "__main__":

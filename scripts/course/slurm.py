@@ -274,3 +274,134 @@ def selftest():
     for line in problems:
         print("  " + line)
     return 1 if problems else 0
+
+
+def _graded_seconds(work, student):
+    """The seconds the student's task took, from its grade.py output ("graded in N s", or
+    "built in N s" for --build-only), or None."""
+    import re
+    try:
+        with open(os.path.join(work, "tasks", student, "output.txt"), encoding="utf-8") as f:
+            found = re.findall(r"(?:graded|built) in (\d+) s", f.read())
+    except OSError:
+        return None
+    return int(found[0]) if found else None
+
+
+def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=None):
+    """grade_slurm.py against the real Slurm: a cluster of one node started on this machine
+    (course.slurm_cluster; with `gpus`, that many GPUs as its gres), the class submitted through
+    sbatch as one array job and merged; one task's status then removed (a task that did not
+    finish) and `rerun` grades that student alone; with `compare`, the merged gradebook (or build
+    report) equal to a local grade.py --class run's with the same seed. Without `class_dir`, the
+    selftest's class of two (a starter, nothing handed in). Without GPUs, --build-only. Prints
+    each student's seconds; with `keep`, leaves the merged results and the times there.
+    Returns 0, 1 when something does not hold, 77 when Slurm or munge is not installed."""
+    from course import slurm_cluster
+    absent = slurm_cluster.missing_tools()
+    if absent:
+        print(f"grade_slurm.py cluster-test: skipped: not installed: {', '.join(absent)} "
+              "(Debian: apt install slurm-wlm munge)")
+        return 77
+    problems = []
+    seed = "11"
+    build_only = not gpus
+    grade_slurm = [sys.executable, os.path.join(ROOT, "scripts", "grade_slurm.py")]
+    with tempfile.TemporaryDirectory(prefix="grade-slurm-cluster-") as tmp:
+        if class_dir is None:
+            class_dir = os.path.join(tmp, "class")
+            starter = os.path.join(ROOT, "exercises", "01_atomics_histogram",
+                                   "per_warp_histogram.cuh")
+            for student in ("ann", "bob"):
+                folder = os.path.join(class_dir, student, "exercises", "01_atomics_histogram")
+                os.makedirs(folder)
+                if student == "ann":
+                    shutil.copy(starter, folder)
+        class_dir = os.path.abspath(class_dir)
+        students = students_of(class_dir)
+        work = os.path.join(tmp, "work")
+        options = ["--seed", seed, "--exercises", exercises] + (
+            ["--build-only"] if build_only else []) + (
+            [] if shutil.which("bwrap") else ["--no-sandbox"])
+        report = "build_report.txt" if build_only else "gradebook.csv"
+        try:
+            with slurm_cluster.started(os.path.join(tmp, "cluster"), gpus=gpus) as env:
+                start = time.monotonic()
+                done = subprocess.run(grade_slurm + ["submit", "--class", class_dir, "--work",
+                                                     work, "--wait", "3000"] + options
+                                      + ([f"--gpus-per-task=1"] if gpus else []),
+                                      capture_output=True, text=True, env=env)
+                job_seconds = time.monotonic() - start
+                print(done.stdout.strip())
+                if done.returncode != 0:
+                    problems.append(f"submit: status {done.returncode}: "
+                                    f"{(done.stderr or done.stdout).strip()[-400:]}")
+                merged = os.path.join(tmp, "merged")
+                done = subprocess.run(grade_slurm + ["merge", "--work", work, "--out", merged],
+                                      capture_output=True, text=True, env=env)
+                if done.returncode != 0:
+                    problems.append(f"merge: status {done.returncode}: {done.stdout.strip()}")
+                for student in students:
+                    print(f"{student}: its task took {_graded_seconds(work, student)} s")
+                print(f"the whole job, submit to the last task's end: {job_seconds:.0f} s for "
+                      f"{len(students)} students")
+                # A task that did not finish: its status removed; rerun grades it alone.
+                last = students[-1]
+                os.remove(os.path.join(work, "tasks", last, "status"))
+                kept = {s: os.path.getmtime(os.path.join(work, "tasks", s, "status"))
+                        for s in students[:-1]}
+                done = subprocess.run(grade_slurm + ["rerun", "--work", work, "--wait", "3000"],
+                                      capture_output=True, text=True, env=env)
+                if done.returncode != 0 or not os.path.isfile(
+                        os.path.join(work, "tasks", last, "status")):
+                    problems.append(f"rerun did not grade {last}: status {done.returncode}: "
+                                    f"{(done.stderr or done.stdout).strip()[-300:]}")
+                for s, mtime in kept.items():
+                    if os.path.getmtime(os.path.join(work, "tasks", s, "status")) != mtime:
+                        problems.append(f"rerun graded {s} again, whose task had finished")
+                again = os.path.join(tmp, "merged-again")
+                subprocess.run(grade_slurm + ["merge", "--work", work, "--out", again],
+                               capture_output=True, text=True, env=env)
+                if _read(os.path.join(again, report), drop_seconds=True) != _read(
+                        os.path.join(merged, report), drop_seconds=True):
+                    problems.append(f"after the rerun, the merged {report} changed")
+        except RuntimeError as error:
+            problems.append(f"the cluster: {error}")
+            merged = None
+        if compare and merged and not problems:
+            local = os.path.join(tmp, "local")
+            done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade.py"),
+                                   "--class", class_dir, "--out", local, "--build-dir",
+                                   os.path.join(tmp, "local-build")] + options,
+                                  capture_output=True, text=True)
+            mine = _read(os.path.join(merged, report), drop_seconds=True)
+            theirs = _read(os.path.join(local, report), drop_seconds=True)
+            if mine != theirs:
+                problems.append(f"the merged {report} is not the local run's:\n{mine}\n---\n"
+                                f"{theirs}\n{done.stdout[-300:]}")
+            else:
+                print(f"the merged {report} is the local grade.py --class run's (seed {seed})")
+        if keep and merged:
+            shutil.copytree(merged, os.path.join(keep, "merged"), dirs_exist_ok=True)
+            shutil.copytree(os.path.join(work, "tasks"), os.path.join(keep, "tasks"),
+                            dirs_exist_ok=True)
+    print("grade_slurm.py cluster-test: " + (
+        f"ok (a class of {len(students)} on a Slurm cluster of this machine"
+        f"{f' with {gpus} GPU' if gpus else ', build-only'}, a task rerun alone, the merge as a "
+        "local run's)" if not problems else "FAILED"))
+    for line in problems:
+        print("  " + line)
+    return 1 if problems else 0
+
+
+def _read(path, drop_seconds=False):
+    """A merged file's text; for a gradebook, without its seconds column (a time, not a grade)."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+    except OSError:
+        return None
+    if drop_seconds and rows and "seconds" in rows[0]:
+        column = rows[0].index("seconds")
+        rows = [row[:column] + row[column + 1:] for row in rows]
+    return "\n".join(",".join(row) for row in rows)
