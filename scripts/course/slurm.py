@@ -17,6 +17,7 @@ the merge names it, and `rerun` submits those students again."""
 import csv
 import json
 import os
+import re
 import secrets
 import shlex
 import shutil
@@ -279,7 +280,6 @@ def selftest():
 def _graded_seconds(work, student):
     """The seconds the student's task took, from its grade.py output ("graded in N s", or
     "built in N s" for --build-only), or None."""
-    import re
     try:
         with open(os.path.join(work, "tasks", student, "output.txt"), encoding="utf-8") as f:
             found = re.findall(r"(?:graded|built) in (\d+) s", f.read())
@@ -328,8 +328,7 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
             with slurm_cluster.started(os.path.join(tmp, "cluster"), gpus=gpus) as env:
                 start = time.monotonic()
                 done = subprocess.run(grade_slurm + ["submit", "--class", class_dir, "--work",
-                                                     work, "--wait", "3000"] + options
-                                      + ([f"--gpus-per-task=1"] if gpus else []),
+                                                     work, "--wait", "3000"] + options,
                                       capture_output=True, text=True, env=env)
                 job_seconds = time.monotonic() - start
                 print(done.stdout.strip())

@@ -17,15 +17,15 @@ import time
 TOOLS = ("munged", "slurmctld", "slurmd", "sbatch", "sinfo", "squeue")
 
 
-def missing_tools():
-    """The programs a cluster needs that are not on PATH (Debian: slurm-wlm and munge)."""
-    path = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin" + os.pathsep + "/sbin"
-    return [tool for tool in TOOLS if not shutil.which(tool, path=path)]
-
-
 def _tool(name):
-    path = os.environ.get("PATH", "") + os.pathsep + "/usr/sbin" + os.pathsep + "/sbin"
-    return shutil.which(name, path=path)
+    """The program's path, on PATH or in the sbin folders where Debian puts the daemons."""
+    return shutil.which(name, path=os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin",
+                                                     "/sbin"]))
+
+
+def missing_tools():
+    """The programs a cluster needs that are not installed (Debian: slurm-wlm and munge)."""
+    return [tool for tool in TOOLS if not _tool(tool)]
 
 
 def _free_port():
