@@ -170,7 +170,7 @@ def lessons_table(page, audience):
     Chinese page, in Chinese (lesson.json's "zh-CN") with links to the Chinese lesson pages."""
     columns = {"readme": ("what it teaches", "teaches", "source", "source"),
                "instructors": ("concepts", "concepts", "builds on", "builds_on")}
-    zh_heads = {"readme": ("课程", "内容", "源材料"), "instructors": ("课程", "概念", "前置课程")}
+    zh_heads = {"readme": ("课", "内容", "源材料"), "instructors": ("课", "概念", "前置课程")}
     if audience not in columns:
         raise ValueError(f"table lessons: readme or instructors, not '{audience}'")
     head3, key3, head4, key4 = columns[audience]
@@ -223,7 +223,7 @@ def glance_table(page, paths):
     if paths == ["lessons"]:
         paths = [lesson.glance for lesson in page.lessons if lesson.glance]
     zh = chinese(page)
-    out = ["| 课程 | 输入 | 源材料的 v0 | 课程最快的版本 | 各个库 | 最快版本对 v0 | 最快版本对最快的库 |"
+    out = ["| 课 | 输入 | 源材料的 v0 | 课程最快的版本 | 各个库 | 最快版本对 v0 | 最快版本对最快的库 |"
            if zh else
            "| lesson | input | the source's v0 | the course's best | the libraries | best vs v0 | "
            "best vs fastest library |",
