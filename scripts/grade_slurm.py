@@ -97,7 +97,8 @@ def cluster_test(argv):
                            description="Grade a class on a Slurm cluster started on this machine.")
     parser.add_argument("--gpus", type=int, default=0)
     parser.add_argument("--class", dest="class_dir")
-    parser.add_argument("--exercises", default="01.1")
+    parser.add_argument("--exercises", default="01.1",
+                        help="the exercises graded (default: 01.1; all: every exercise)")
     parser.add_argument("--no-compare", dest="compare", action="store_false")
     parser.add_argument("--keep")
     args = parser.parse_args(argv)

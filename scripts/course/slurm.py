@@ -320,7 +320,8 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
         class_dir = os.path.abspath(class_dir)
         students = students_of(class_dir)
         work = os.path.join(tmp, "work")
-        options = ["--seed", seed, "--exercises", exercises] + (
+        options = ["--seed", seed] + (
+            [] if exercises == "all" else ["--exercises", exercises]) + (
             ["--build-only"] if build_only else []) + (
             [] if shutil.which("bwrap") else ["--no-sandbox"])
         report = "build_report.txt" if build_only else "gradebook.csv"
