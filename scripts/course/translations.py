@@ -7,11 +7,12 @@ For each pair:
   translated-from comment aside), the same fenced code blocks (byte for byte) and as many check
   questions (<details> blocks) as the English;
 - staleness: the Chinese file's first lines hold `<!-- translated-from: X.md @ <commit> -->`,
-  and the English file's prose is unchanged since that commit: its text at the commit
-  (`git show <commit>:X.md`) and now are the same once the generated parts (the figures, tables
-  and logs between markers) and the HTML comments are left out, so that figures regenerated or
-  markers pointed at another folder leave the twin in step (the parity check holds the markers
-  themselves equal);
+  and the English file is unchanged since that commit but for its generated parts: its text at
+  the commit (`git show <commit>:X.md`) and now are the same once what scripts/results.py writes
+  between its markers (the tables, logs and inline figures: GENERATED) is left out, the markers
+  kept; so a regenerated table, figure or log leaves the twin in step, and a changed sentence,
+  comment, marker (another CSV, regex or results-dir) or quoted source figure (<!--s-->, typed by
+  hand) makes it stale;
   without git, in a copy without the history or in a shallow clone, the check says so and
   checks the rest; with the history but without the commit, it fails;
 - terms: every docs/glossary.md term (its table and its basic terms) whose English form the
@@ -69,13 +70,19 @@ TWIN_PAGES = ("README.md", "docs/*.md", "lessons/*/*.md", "solutions/*/ANSWERS.m
 TWIN_PENDING = {}
 
 
-def prose_only(text):
-    """`text` without its generated parts (course.results' markers: a block, a figure, a log's
-    match, a percentage, each with what it generated) and HTML comments: what a translator
-    translates."""
-    for marker in (results.BLOCK, results.INLINE, results.INLINE_LOG, results.PERCENT):
-        text = marker.sub("", text)
-    return COMMENT.sub("", text)
+# What scripts/results.py writes between its markers: a table or log block, a figure, a log's
+# match, a percentage (course.results' own patterns; in each, the first group is the opening
+# marker and the last the closing one). A source's figure quoted (<!--s-->) is typed, not written.
+GENERATED = (results.BLOCK, results.INLINE, results.INLINE_LOG, results.PERCENT)
+
+
+def without_generated(text):
+    """`text` with what scripts/results.py generates left out and its markers kept: what stays is
+    what a translator translates or copies, so that a regenerated table, figure or log changes
+    nothing here and a changed marker (another CSV, another regex) does."""
+    for marker in GENERATED:
+        text = marker.sub(lambda m: m.group(1) + m.group(m.re.groups), text)
+    return text
 
 
 def english_of(chinese):
@@ -221,7 +228,7 @@ def git_stale(root, english, commit, git):
     with open(os.path.join(root, english), encoding="utf-8") as f:
         now = f.read()
     if then.returncode != 0 or \
-            prose_only(then.stdout.decode("utf-8", "replace")) != prose_only(now):
+            without_generated(then.stdout.decode("utf-8", "replace")) != without_generated(now):
         return f"{english} changed since {commit}: translate the change, then record the commit " \
                f"(`git log -1 --format=%H -- {english}` once the English is committed)"
     return ""
@@ -379,18 +386,28 @@ _GLOSSARY_ZH = ("<!-- translated-from: docs/glossary.md @ {commit} -->\n# 术语
 # A page still to be translated, which the selftest names in TWIN_PENDING while it runs.
 _PENDING = "docs/pending.md"
 _PENDING_EN = "# Pending\n\n[简体中文](pending.zh-CN.md)\n"
-# A generated table of lessons, as course.results writes one (its link is the point), put
-# where taking it out leaves the English as committed.
-_TABLE = "<!-- table lessons: readme -->\n| 01 | [x]({link}) |\n<!-- /table -->"
-_ENGLISH = ("# Lesson 01 exercises\n\n[简体中文](exercises.zh-CN.md)\n\n"
-            "A warp's kernel. <!--v run.csv v1 median_ms-->0.5<!--/v--> ms.\n\n"
+# A generated table of lessons, as course.results writes one (its link is the point).
+_TABLE = "<!-- table lessons: readme -->\n| 01 | [x]({link}) |\n<!-- /table -->\n"
+# Every kind of generated part scripts/results.py writes (a figure, a log's match, a percentage,
+# a log block, a table), the folder they read from and a source's figure quoted, in both files.
+_RESULTS_DIR = "<!-- results-dir: docs/results/x -->\n\n"
+_FIGURES = ("<!--v run.csv v1 median_ms-->0.5<!--/v--> ms, "
+            "<!--l run.txt /([0-9.]+)% lost/-->98.1<!--/l-->%, "
+            "<!--p a.txt /copy: ([0-9.]+) GB/ of b.txt /Peak: ([0-9]+) GB/-->89.9<!--/p-->%, "
+            "<!--s-->150.1 ms<!--/s-->")
+_LOG = "<!-- log: run.txt /^v1/ -->\n```\nv1 0.5 ms\n```\n<!-- /log -->\n\n"
+_ENGLISH = ("# Lesson 01 exercises\n\n[简体中文](exercises.zh-CN.md)\n\n" + _RESULTS_DIR +
+            "A warp's kernel. " + _FIGURES + " per run.\n\n" + _LOG +
             "![the bins](figures/bins.svg)\n\n## 1. One\n\n```\nctest -R \"01 exercise 1\"\n```\n\n"
-            "<details>\n<summary>Why?</summary>\n\nBecause.\n</details>\n")
+            "<details>\n<summary>Why?</summary>\n\nBecause.\n</details>\n\n" +
+            _TABLE.format(link="exercises.md"))
+# {commit} is filled in once the English is committed, so no other braces here.
 _CHINESE = ("<!-- translated-from: lessons/01_x/exercises.md @ {commit} -->\n"
-            "# 第 01 课 练习\n\n[English](exercises.md)\n\n"
-            "一个线程束的核函数。<!--v run.csv v1 median_ms-->0.5<!--/v--> ms。\n\n"
+            "# 第 01 课 练习\n\n[English](exercises.md)\n\n" + _RESULTS_DIR +
+            "一个线程束的核函数。" + _FIGURES + "，每次运行。\n\n" + _LOG +
             "![直方图](figures/bins.svg)\n\n## 1. 一\n\n```\nctest -R \"01 exercise 1\"\n```\n\n"
-            "<details>\n<summary>为什么？</summary>\n\n因为。\n</details>\n")
+            "<details>\n<summary>为什么？</summary>\n\n因为。\n</details>\n\n" +
+            _TABLE.format(link="exercises.zh-CN.md"))
 
 
 def _repository(tmp):
@@ -423,7 +440,14 @@ def selftest():
             return 1
         zh = _CHINESE.format(commit=commit)
         glossary_zh = _GLOSSARY_ZH.format(commit=commit)
-        with_table = _ENGLISH + _TABLE.format(link="exercises.md")
+        unplanted = []
+
+        def both(old, new):
+            """The English and the twin, each with `old` made `new` (as scripts/results.py update
+            changes both; a marker is changed in both by hand): a case that plants nothing fails."""
+            if old not in _ENGLISH or old not in zh:
+                unplanted.append(old)
+            return {en_path: _ENGLISH.replace(old, new), zh_path: zh.replace(old, new)}
         # name: ({path: new text}, the git to call, a phrase the problem must hold, or None)
         cases = {
             "the twin as translated": ({}, "git", None),
@@ -433,17 +457,40 @@ def selftest():
                                    "pictures"),
             "a marker changed": ({zh_path: zh.replace("v1 median_ms", "v1 gbps")}, "git",
                                  "generated markers"),
-            "a code block changed by one byte": ({zh_path: zh.replace("exercise 1\"", "exercise 2\"")},
-                                                 "git", "fenced code blocks"),
+            "a code block changed by one byte": (
+                {zh_path: zh.replace("exercise 1\"", "exercise 2\"")}, "git", "fenced code blocks"),
             "a check question left out": ({zh_path: zh.replace("<details>", "<div>")}, "git",
                                           "check questions"),
             "no translated-from comment": ({zh_path: zh.split("\n", 1)[1]}, "git",
                                            "no `<!-- translated-from"),
             "the English changed since": ({en_path: _ENGLISH.replace("Because.", "Since.")}, "git",
                                           "changed since"),
+            # Staleness: only what results.py generates between the markers changed, the twin is
+            # in step; a sentence, a marker, the results-dir or a quoted figure, it is stale.
             "only a generated figure changed since": (
-                {en_path: _ENGLISH.replace("median_ms-->0.5<", "median_ms-->0.7<"),
-                 zh_path: zh.replace("median_ms-->0.5<", "median_ms-->0.7<")}, "git", None),
+                both("median_ms-->0.5<", "median_ms-->0.7<"), "git", None),
+            "only a log's match changed since": (both("-->98.1<", "-->97.3<"), "git", None),
+            "only a percentage changed since": (both("-->89.9<", "-->91.0<"), "git", None),
+            "only a generated log changed since": (both("v1 0.5 ms\n", "v1 0.6 ms\n"), "git",
+                                                   None),
+            "only a generated table changed since": (both("| 01 | [x]", "| 01 | [y]"), "git", None),
+            "a sentence beside a generated figure changed since": (
+                {en_path: _ENGLISH.replace("<!--/s--> per run.", "<!--/s--> per call.")}, "git",
+                "changed since"),
+            "a figure's marker changed since": (both("v1 median_ms", "v2 median_ms"), "git",
+                                                "changed since"),
+            "a log match's regex changed since": (both("% lost/", "% kept/"), "git",
+                                                  "changed since"),
+            "a percentage's marker changed since": (both("of b.txt", "of c.txt"), "git",
+                                                    "changed since"),
+            "a log block's marker changed since": (both("run.txt /^v1/", "run.txt /^v2/"), "git",
+                                                   "changed since"),
+            "a table's marker changed since": (both("lessons: readme", "lessons: instructors"),
+                                               "git", "changed since"),
+            "the results-dir changed since": (both("docs/results/x", "docs/results/y"), "git",
+                                              "changed since"),
+            "a quoted source figure changed since": (both("150.1 ms", "150.2 ms"), "git",
+                                                     "changed since"),
             "a commit the repository lacks": ({zh_path: zh.replace(commit, "0" * 40)}, "git",
                                               "is not in this repository"),
             "no git": ({}, os.path.join(tmp, "no-such-git"), "git is not available"),
@@ -473,13 +520,12 @@ def selftest():
             "a run record without a twin": (
                 {"docs/results/x/log.md": "# A run\n"}, "git", None),
             "a generated table linking to the English of a page with a twin": (
-                {en_path: with_table, zh_path: zh + _TABLE.format(link="exercises.md")}, "git",
+                {zh_path: zh.replace("[x](exercises.zh-CN.md)", "[x](exercises.md)")}, "git",
                 "generated table: links to exercises.md"),
-            "a generated table linking to the Chinese twin": (
-                {en_path: with_table, zh_path: zh + _TABLE.format(link="exercises.zh-CN.md")},
-                "git", None),
         }
-        ok = True
+        ok = not unplanted
+        if unplanted:
+            print(f"check_translations.py selftest: not in both pages, so not planted: {unplanted}")
         for name, (change, git, phrase) in cases.items():
             copy = os.path.join(tmp, "copy")
             shutil.copytree(good, copy, symlinks=True)
