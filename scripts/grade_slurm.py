@@ -11,6 +11,9 @@ of its own (--gres=gpu:1) with a build folder of its own, then one merged gradeb
     python3 scripts/grade_slurm.py selftest                 # the plan, with a stand-in sbatch
     python3 scripts/grade_slurm.py cluster-test [--gpus N] [--class DIR] [--exercises LIST]
         [--no-compare] [--keep DIR]   # on a Slurm cluster of one node started on this machine
+    python3 scripts/grade_slurm.py estimate FILE... [--students N] [--gpus 1,8,64]
+        # how long a class takes on 1, 8 and 64 GPUs, at the seconds a student that FILEs record
+        # (a gradebook.csv's seconds column, or grade.py's "graded in N s" lines)
 
 WORK must be on a file system that every node sees, and so must the checkout and the class. Each
 task runs grade.py --class on a class of one (a link to its student, WORK/farm/<student>), with
@@ -33,6 +36,8 @@ def main(argv):
         return slurm.selftest()
     if argv[1:2] == ["cluster-test"]:
         return cluster_test(argv[2:])
+    if argv[1:2] == ["estimate"]:
+        return estimate(argv[2:])
     parser = OneLineParser(description="Grade a class across a Slurm cluster.")
     parser.add_argument("action", choices=["submit", "status", "rerun", "merge"])
     parser.add_argument("--class", dest="class_dir")
@@ -89,6 +94,26 @@ def main(argv):
             return 1
         return 0
     except (ValueError, RuntimeError, OSError) as error:
+        return refuse("grade_slurm.py", str(error))
+
+
+def estimate(argv):
+    parser = OneLineParser(prog="grade_slurm.py estimate",
+                           description="How long a class takes on 1, 8 and 64 GPUs.")
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--students", type=int, default=200)
+    parser.add_argument("--gpus", default="1,8,64")
+    args = parser.parse_args(argv)
+    try:
+        gpus = [int(g) for g in args.gpus.split(",")]
+        if args.students < 1 or min(gpus) < 1:
+            raise ValueError
+    except ValueError:
+        return refuse("grade_slurm.py", "--students and --gpus take whole numbers from 1 "
+                      f"(got {args.students} and {args.gpus})")
+    try:
+        return slurm.estimate_main(args.files, args.students, gpus)
+    except ValueError as error:
         return refuse("grade_slurm.py", str(error))
 
 

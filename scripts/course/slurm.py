@@ -16,6 +16,7 @@ the merge names it, and `rerun` submits those students again."""
 
 import csv
 import json
+import math
 import os
 import re
 import secrets
@@ -217,11 +218,26 @@ def selftest():
     """The job's plan without a cluster: a stand-in sbatch grades a class of two in build-only
     mode (one exercise, no GPU; one student hands in nothing), and one task "fails"; the merge
     names that student, and a rerun grades it alone; the merged build report is the local
-    --class --build-only run's, with the same seed."""
+    --class --build-only run's, with the same seed. And the estimate's reading and arithmetic."""
     from types import SimpleNamespace
     problems = []
     exercise = "01.1"
     with tempfile.TemporaryDirectory(prefix="grade-slurm-") as tmp:
+        for name, text in (("gradebook.csv", "student,01.1,total,seconds\nann,10,10,200\n"
+                            "bob,0,0,100\ncal,0,0,\n"),
+                           ("output.txt", "ann\ngraded in 200 s\nbob\ngraded in 100 s\n")):
+            with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
+                f.write(text)
+            if seconds_in(os.path.join(tmp, name)) != [200.0, 100.0]:
+                problems.append(f"estimate read {seconds_in(os.path.join(tmp, name))} from a "
+                                f"{name} of 200 s and 100 s")
+        lines = estimate([200.0, 100.0], students=200, gpus=(1, 8, 64))
+        want = ["150 s a student", "1 GPU: 200 in a row on each, about 8.3 h",
+                "8 GPUs: 25 in a row on each, about 62 min",
+                "64 GPUs: 4 in a row on each, about 10 min"]
+        for part, line in zip(want, lines):
+            if part not in line:
+                problems.append(f"estimate said {line!r}, not {part!r}")
         class_dir = os.path.join(tmp, "class")
         starter = os.path.join(ROOT, "exercises", "01_atomics_histogram", "per_warp_histogram.cuh")
         for student in ("ann", "bob"):
@@ -288,6 +304,55 @@ def _graded_seconds(work, student):
     return int(found[0]) if found else None
 
 
+def seconds_in(path):
+    """The seconds per student that a file records: a gradebook's seconds column (gradebook.csv,
+    merged or local), or else every "graded in N s" (or "built in N s") line of grade.py's
+    output. A list, empty when there is none."""
+    with open(path, newline="", encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    rows = list(csv.reader(text.splitlines()))
+    if rows and "seconds" in rows[0]:
+        column = rows[0].index("seconds")
+        return [float(r[column]) for r in rows[1:]
+                if len(r) > column and re.fullmatch(r"\d+(\.\d*)?", r[column])]
+    return [float(n) for n in re.findall(r"(?:graded|built) in (\d+) s", text)]
+
+
+def _duration(seconds):
+    return f"{seconds / 3600:.1f} h" if seconds >= 5400 else f"{seconds / 60:.0f} min"
+
+
+def estimate(seconds, students=200, gpus=(1, 8, 64)):
+    """Lines: how long `students` take at the mean of `seconds` a student, each student's task on
+    one GPU and the GPUs busy all the time: ceil(students / g) tasks in a row on each of g GPUs.
+    Time waiting in the queue, and a node's other work, come on top."""
+    mean = sum(seconds) / len(seconds)
+    each = ", ".join(f"{s:.0f}" for s in seconds)
+    lines = [f"at {mean:.0f} s a student (the mean of {each} s), {students} students take:"]
+    for g in gpus:
+        row = math.ceil(students / g)
+        lines.append(f"  on {g} GPU{'s' if g > 1 else ''}: {row} in a row on each, about "
+                     f"{_duration(row * mean)}")
+    return lines
+
+
+def estimate_main(paths, students, gpus):
+    """grade_slurm.py estimate: the seconds of the files' students, then estimate's lines."""
+    seconds = []
+    for path in paths:
+        try:
+            found = seconds_in(path)
+        except OSError as error:
+            raise ValueError(f"cannot read {path}: {error.strerror}") from None
+        if not found:
+            raise ValueError(f"{path} records no student's seconds (a gradebook's seconds "
+                             "column, or grade.py's \"graded in N s\")")
+        seconds += found
+    for line in estimate(seconds, students, gpus):
+        print(line)
+    return 0
+
+
 def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=None):
     """grade_slurm.py against the real Slurm: a cluster of one node started on this machine
     (course.slurm_cluster; with `gpus`, that many GPUs as its gres), the class submitted through
@@ -345,6 +410,12 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
                     print(f"{student}: its task took {_graded_seconds(work, student)} s")
                 print(f"the whole job, submit to the last task's end: {job_seconds:.0f} s for "
                       f"{len(students)} students")
+                took = [_graded_seconds(work, s) for s in students]
+                if None not in took:
+                    print(f"Slurm's share: {job_seconds - sum(took):.0f} s of the job's "
+                          f"{job_seconds:.0f} s were not inside a task's grade.py")
+                    for line in estimate([float(t) for t in took]):
+                        print(line)
                 # A task that did not finish: its status removed; rerun grades it alone.
                 last = students[-1]
                 os.remove(os.path.join(work, "tasks", last, "status"))
