@@ -2,11 +2,13 @@
 (scripts/ctest_summary.py): how many passed, failed, were skipped and did not run, and why, in one
 line.
 
-CTest writes Testing/Temporary/LastTest.log (LastTest.log.tmp until the run ends; LastTest_<time>
-.log with -T) as each test ends: an entry per test, "k/N Testing: <name>", its command, its
-output, then "Test Passed.", "Test Failed.", or "Test Pass Reason:" / "Test Fail Reason:" and the
-reason. It does not record a test's exit status, and it writes "Test Passed." for a test skipped
-by its SKIP_RETURN_CODE and for one that never ran, so the entries are read this way:
+CTest writes Testing/Temporary/LastTest.log (LastTest_<time>.log with -T) as each test ends,
+under a temporary name until the run ends: LastTest.log.tmp (CTest 3.2x), LastTest.log.tmp<5 hex
+digits> (CTest 4.x: a name of its own each run). An entry per test, "k/N Testing: <name>", its
+command, its output, then "Test Passed.", "Test Failed.", or "Test Pass Reason:" / "Test Fail
+Reason:" and the reason. It does not record a test's exit status, and it writes "Test Passed."
+for a test skipped by its SKIP_RETURN_CODE and for one that never ran, so the entries are read
+this way:
 
   not run    its command is "" (never started): the lines CTest wrote just before the entry say
              why ("Failed test dependencies: ...", "Unable to find executable: ...")
@@ -17,10 +19,12 @@ by its SKIP_RETURN_CODE and for one that never ran, so the entries are read this
   passed     the rest
 
 Run by ctest (the summary test), the log is read through that ctest's own open file (Linux's
-/proc): another ctest started in the same build folder while the run goes on (a test that lists
-the tests, `ctest -N`) writes a log of its own under the same name, and the running one's is
-then no longer there by name. The tests CTest's checkpoint (CTestCheckpoint.txt) says have ended,
-but that the log read lacks, are counted apart.
+/proc; a Python wrapper that starts ctest, as the PyPI package's bin/ctest may, is passed over):
+another ctest started in the same build folder while the run goes on (a test that lists the
+tests, `ctest -N`) writes a log of its own, with CTest 3.2x under the same name (the running one's
+is then no longer there by name). Without that open file, only a log of a run going on is read
+by name, never an earlier run's. The tests CTest's checkpoint (CTestCheckpoint.txt) says have
+ended, but that the log read lacks, are counted apart.
 """
 
 import glob
@@ -209,37 +213,66 @@ def build_first(build_dir, names):
 
 
 
-# LastTest.log, LastTest_<time>.log (-T), and either being written (.tmp); not LastTestsFailed.log.
-LOG_NAME = re.compile(r"^LastTest(_[^/]*)?\.log(\.tmp)?$")
+# LastTest.log, LastTest_<time>.log (-T), and either being written (.tmp, CTest 3.2x; .tmp and 5
+# hex digits, CTest 4.x); not LastTestsFailed.log.
+LOG_NAME = re.compile(r"^LastTest(_[^/]*)?\.log(\.tmp[0-9a-f]*)?$")
 
 
-def find_log(build_dir):
+def being_written(path):
+    """Whether `path` is named as the log of a run still going (LastTest*.log.tmp*)."""
+    m = LOG_NAME.match(os.path.basename(path))
+    return bool(m and m.group(2))
+
+
+def find_log(build_dir, going=False):
     """The newest record of a CTest run in the build folder: the log of a run still going
-    (LastTest*.log.tmp), or else of the last one; None if there is none."""
+    (LastTest*.log.tmp*), or else (unless `going`) of the last one; None if there is none."""
     folder = os.path.join(build_dir, "Testing", "Temporary")
-    found = [(os.path.getmtime(p), p) for p in glob.glob(os.path.join(folder, "LastTest*"))
-             if LOG_NAME.match(os.path.basename(p))]
+    found = []
+    for path in glob.glob(os.path.join(folder, "LastTest*")):
+        if LOG_NAME.match(os.path.basename(path)) and (being_written(path) or not going):
+            try:
+                found.append((os.path.getmtime(path), path))
+            except OSError:  # renamed as the run it records ended
+                continue
     return max(found)[1] if found else None
 
 
-def running_log(pid):
+def undeleted(target):
+    """A /proc link's target without the " (deleted)" Linux adds once its file is removed."""
+    return target[:-len(" (deleted)")] if target.endswith(" (deleted)") else target
+
+
+def running_log(pid, build_dir=None):
     """(a path that reads it, its folder) of the log that the running ctest `pid` writes (one of
-    its open files, LastTest*.log.tmp), or (None, None). Read through /proc, it is this run's
+    its open files, LastTest*.log.tmp*), or (None, None). Read through /proc, it is this run's
     whole log even where another ctest in the same build folder (a test that lists the tests,
-    ctest -N) has since written a log of its own under its name."""
+    ctest -N) has since written a log of its own under its name. A ctest started by a test of
+    another ctest may have that one's log open as well: the log in `build_dir` is taken, else the
+    one opened last (its file number the highest)."""
+    logs = list(open_logs(pid))
+    if build_dir:
+        mine = os.path.realpath(os.path.join(build_dir, "Testing", "Temporary"))
+        for log, folder in logs:
+            if os.path.realpath(folder) == mine:
+                return log, folder
+    return logs[-1] if logs else (None, None)
+
+
+def open_logs(pid):
+    """(a path that reads it, its folder) of each log of a run going on that process `pid` has
+    open (a ctest's tests inherit its log's file as well)."""
     try:
-        fds = os.listdir(f"/proc/{pid}/fd")
-    except OSError:
-        return None, None
+        fds = sorted(os.listdir(f"/proc/{pid}/fd"), key=int)
+    except (OSError, ValueError):
+        return
     for fd in fds:
         try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            path = undeleted(os.readlink(f"/proc/{pid}/fd/{fd}"))
         except OSError:
             continue
-        path = target[:-len(" (deleted)")] if target.endswith(" (deleted)") else target
-        if LOG_NAME.match(os.path.basename(path)) and path.endswith(".tmp"):
-            return f"/proc/{pid}/fd/{fd}", os.path.dirname(path)
-    return None, None
+        if being_written(path):
+            yield f"/proc/{pid}/fd/{fd}", os.path.dirname(path)
 
 
 def checkpoint(folder):
@@ -271,7 +304,7 @@ def ctest_process(start=None):
     pid = os.getppid() if start is None else start
     while pid > 1:
         try:
-            exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+            exe = os.path.basename(undeleted(os.readlink(f"/proc/{pid}/exe")))
             with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
                 parent = int(f.read().rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
@@ -308,21 +341,22 @@ def tell_ctest(line):
 
 def summarise(build_dir=None, log=None, to_ctest=False):
     """Prints the line for the run recorded in `log`; or, run by ctest, for that ctest's run (the
-    log it writes, and its checkpoint); or else for the build folder's newest record. With
-    `to_ctest`, on the running ctest's output too. The exit status: 0, or 2 without a record to
-    read."""
-    ended = ()
+    log it writes, and its checkpoint; else the build folder's newest log of a run going on, never
+    an earlier run's); or else for the build folder's newest record. With `to_ctest`, on the
+    running ctest's output too. The exit status: 0, or 2 without a record to read."""
+    ended, pid = (), None
     if log is None:
         pid = ctest_process()
-        log, folder = running_log(pid) if pid else (None, None)
+        log, folder = running_log(pid, build_dir) if pid else (None, None)
         if log:
             ended = checkpoint(folder)
     if log is None:
-        log = find_log(build_dir)
-        if log and log.endswith(".tmp"):  # a run going on, its log read by name
+        log = find_log(build_dir, going=pid is not None)
+        if log and being_written(log):  # a run going on, its log read by name
             ended = checkpoint(os.path.dirname(log))
         if log is None:
-            print(f"ctest_summary.py: error: no record of a CTest run in "
+            running = f" going on (ctest, pid {pid})" if pid else ""
+            print(f"ctest_summary.py: error: no record of a CTest run{running} in "
                   f"{os.path.join(build_dir, 'Testing', 'Temporary')}", file=sys.stderr)
             return 2
     try:
@@ -453,19 +487,29 @@ def selftest_made_up():
     expect("a skip regex of alternatives", summary_line(parse(either)),
            "summary of this run's 1 test: 0 passed, 0 failed, 1 skipped (1: the versions that need "
            "2 were skipped), 0 not run; CTest's percentage counts a skipped test as passed")
-    # The log of the run: the newest LastTest*.log or .tmp, never LastTestsFailed.log.
-    with tempfile.TemporaryDirectory() as build:
-        folder = os.path.join(build, "Testing", "Temporary")
-        os.makedirs(folder)
-        for k, name in enumerate(("LastTest.log", "LastTestsFailed.log", "LastTestsDisabled.log",
-                                  "LastTest_20261202-1500.log.tmp", "CTestCostData.txt")):
-            with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
-                f.write("x")
-            os.utime(os.path.join(folder, name), (1000 + k, 1000 + k))
-        expect("the log found", os.path.basename(find_log(build)),
-               "LastTest_20261202-1500.log.tmp")
-        os.remove(os.path.join(folder, "LastTest_20261202-1500.log.tmp"))
-        expect("the log found after the run", os.path.basename(find_log(build)), "LastTest.log")
+    def base(path):
+        return path and os.path.basename(path)
+
+    # The log of the run: the newest LastTest*.log or .tmp (CTest 3.2x) or .tmp<5 hex digits>
+    # (CTest 4.x), never LastTestsFailed.log; a run going on, never an earlier run's.
+    for going in ("LastTest_20261202-1500.log.tmp", "LastTest.log.tmp8afb9",
+                  "LastTest_20261202-1500.log.tmp3d03a"):
+        with tempfile.TemporaryDirectory() as build:
+            folder = os.path.join(build, "Testing", "Temporary")
+            os.makedirs(folder)
+            for k, name in enumerate(("LastTest.log", "LastTestsFailed.log",
+                                      "LastTestsDisabled.log", going, "CTestCostData.txt",
+                                      "LastTestsFailed.log.tmp1a2b3")):
+                with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+                    f.write("x")
+                os.utime(os.path.join(folder, name), (1000 + k, 1000 + k))
+            expect(f"the log found ({going})", base(find_log(build)), going)
+            expect(f"the log of a run going on ({going})",
+                   base(find_log(build, going=True)), going)
+            os.remove(os.path.join(folder, going))
+            expect("the log found after the run", base(find_log(build)), "LastTest.log")
+            expect("no log of a run going on after the run", find_log(build, going=True), None)
+    problems += selftest_proc()
     expect("an empty log", summary_line(parse("")),
            "summary of this run's 0 tests: 0 passed, 0 failed, 0 skipped, 0 not run")
     # The line goes on CTest's output unless CTest shows the output itself or is quiet, or it is
@@ -476,6 +520,95 @@ def selftest_made_up():
                                          ([], True, False, False), ([], True, True, True)):
         expect(f"may_write({args}, file={is_file}, append={appends})",
                may_write(args, is_file, appends), want)
+    return problems
+
+
+def selftest_proc():
+    """Linux's /proc read: the log found among a process's open files (its CTest 3.2x and 4.x
+    names, removed), the nearest ctest above a process (started by a Python wrapper, as the
+    PyPI package's bin/ctest may, its file removed). The problems; none without /proc."""
+    import shutil
+    import subprocess
+    import tempfile
+    if not os.path.isdir(f"/proc/{os.getpid()}/fd") or not os.path.exists("/bin/sh"):
+        return []
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("LastTest.log.tmp", "LastTest.log.tmp94c8a", "LastTest_20261203-1250.log"
+                     ".tmpaf794"):
+            path = os.path.join(tmp, name)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("1/1 Testing: x\n")
+                f.flush()
+                for removed in (False, True):
+                    if removed:
+                        os.remove(path)
+                    # (Run by ctest, this process has that ctest's log open too.)
+                    found = list(open_logs(os.getpid()))
+                    mine = (f"/proc/{os.getpid()}/fd/{f.fileno()}", tmp)
+                    text = open(mine[0], encoding="utf-8").read() if mine in found else None
+                    if text != "1/1 Testing: x\n":
+                        problems.append(f"the open log {name}{' (removed)' if removed else ''} "
+                                        f"not found: {found}, {text!r}")
+        # Two logs open (a ctest started by another's test): the one in the build folder named,
+        # else the one opened last.
+        build = os.path.join(tmp, "build")
+        folder = os.path.join(build, "Testing", "Temporary")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "LastTest.log.tmp1a2b3"), "w", encoding="utf-8") as mine, \
+                open(os.path.join(tmp, "LastTest.log.tmp"), "w", encoding="utf-8") as last:
+            for build_dir, want, whose in ((build, (mine, folder), "the build folder's"),
+                                           (None, (last, tmp), "the one opened last"),
+                                           (tmp, (last, tmp), "the one opened last")):
+                got = running_log(os.getpid(), build_dir)
+                want = (f"/proc/{os.getpid()}/fd/{want[0].fileno()}", want[1])
+                if got != want:
+                    problems.append(f"of two logs open, {whose} (build folder {build_dir}): "
+                                    f"expected {want}, got {got}")
+        fake = os.path.join(tmp, "ctest")
+        shutil.copy("/bin/sh", fake)
+        # Run by a ctest ("ctest", a copy of sh) without a log open, the summary reads the build
+        # folder's log of a run going on, never the last run's.
+        script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                              "ctest_summary.py")
+        folder = os.path.join(tmp, "Testing", "Temporary")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "LastTest.log"), "w", encoding="utf-8") as f:
+            f.write(made_up_entry(1, 1, "the last run's", [], "Test Failed."))
+        for going, want in (("", "no record of a CTest run going on"),
+                            ("LastTest.log.tmp8afb9", "summary of this run's 1 test: 1 passed")):
+            if going:
+                with open(os.path.join(folder, going), "w", encoding="utf-8") as f:
+                    f.write(made_up_entry(1, 1, "this run's", [], "Test Passed."))
+            done = subprocess.run([fake, "-c", '"$@"; :', "sh", sys.executable, script,
+                                   "--build-dir", tmp], capture_output=True, text=True)
+            if want not in done.stdout + done.stderr:
+                problems.append(f"run by a ctest without its log open, the logs LastTest.log "
+                                f"{going}: expected {want!r}, got {done.stdout}{done.stderr}")
+        # A Python wrapper starts "ctest", which starts a shell, which starts a test (sleep): the
+        # walk up from the test passes the shell, stops at "ctest".
+        wrapper = subprocess.Popen([sys.executable, "-c", "import subprocess, sys; "
+                                    "sys.exit(subprocess.call(sys.argv[1:], close_fds=False))",
+                                    fake, "-c", "/bin/sh -c 'sleep 60 & echo $PPID $!; wait'; :"],
+                                   stdout=subprocess.PIPE, text=True)
+        try:
+            ctest, test = (int(w) for w in wrapper.stdout.readline().split())
+            try:
+                for removed in (False, True):
+                    if removed:
+                        os.remove(fake)
+                    if ctest_process(test) != ctest:
+                        problems.append(f"the ctest above a test, started by a Python wrapper"
+                                        f"{' (its file removed)' if removed else ''}: expected "
+                                        f"{ctest}, got {ctest_process(test)}")
+            finally:
+                try:
+                    os.kill(test, 15)
+                except ProcessLookupError:
+                    pass
+        finally:
+            wrapper.stdout.close()
+            wrapper.wait()
     return problems
 
 
@@ -527,22 +660,31 @@ def selftest_ctest():
         done = subprocess.run([cmake, "-S", source, "-B", build], capture_output=True, text=True)
         if done.returncode != 0:
             return [f"the made-up project did not configure: {done.stdout}{done.stderr}"[-800:]]
+        # ctest itself, or started by a Python wrapper that waits for it (as the PyPI package's
+        # bin/ctest may; CMake 4.4's execs it instead, which is ctest itself).
+        itself = []
+        wrapped = [sys.executable, "-c", "import subprocess, sys; "
+                   "sys.exit(subprocess.call(sys.argv[1:], close_fds=False))"]
         runs = [
-            (["-E", "^lists the tests$"],
+            (itself, ["-E", "^lists the tests$"],
              "summary of this run's 8 tests: 1 passed, 3 failed (1: not built yet), 2 skipped "
              "(2: no usable CUDA GPU), 2 not run (1: a test they need did not pass: gpu check, "
              "1: not built); CTest's percentage counts a skipped test as passed; build first: "
              f"cmake --build {build}"),
-            (["-R", "^(pass|skip by exit)$"],
+            (itself, ["-R", "^(pass|skip by exit)$"],
              "summary of this run's 2 tests: 1 passed, 0 failed, 1 skipped (1: no usable CUDA "
              "GPU), 0 not run; CTest's percentage counts a skipped test as passed"),
-            (["-R", "^(pass|fail|lists the tests)$"],
+            (itself, ["-R", "^(pass|fail|lists the tests)$"],
              "summary of this run's 3 tests: 2 passed, 1 failed, 0 skipped, 0 not run"),
-            (["-V", "-R", "^pass$"], None),
+            (itself, ["-V", "-R", "^pass$"], None),
+            (wrapped, ["-R", "^(pass|fail)$"],
+             "summary of this run's 2 tests: 1 passed, 1 failed, 0 skipped, 0 not run"),
         ]
-        for args, want in runs:
-            done = subprocess.run([ctest, "--test-dir", build, "-j", "3", *args],
+        for start, args, want in runs:
+            done = subprocess.run([*start, ctest, "--test-dir", build, "-j", "3", *args],
                                   capture_output=True, text=True)
+            if start:
+                args = ["(by a Python wrapper)", *args]
             said = [line for line in done.stdout.split("\n") if line.startswith("summary of")]
             if want is None:  # -V: CTest shows the summary's own output; nothing written twice
                 if said:
