@@ -4,9 +4,10 @@ of its own (--gres=gpu:1) with a build folder of its own, then one merged gradeb
 
     python3 scripts/grade_slurm.py submit --class DIR --work WORK [--seed S] [--exercises LIST |
         --assignment NAME] [--format F] [--build-only] [--no-sandbox] [--gpus-per-task N]
-        [--partition P] [--account A] [--time T] [--wait SECONDS]
+        [--cpus-per-task N] [--partition P] [--account A] [--time T] [--wait SECONDS]
     python3 scripts/grade_slurm.py status --work WORK     # which students' tasks have finished
     python3 scripts/grade_slurm.py rerun --work WORK [...]  # submits the unfinished ones again
+                                                            # (not those still in Slurm's queue)
     python3 scripts/grade_slurm.py merge --work WORK --out OUT
     python3 scripts/grade_slurm.py selftest                 # the plan, with a stand-in sbatch
     python3 scripts/grade_slurm.py cluster-test [--gpus N] [--class DIR] [--exercises LIST]
@@ -52,6 +53,9 @@ def main(argv):
     parser.add_argument("--no-sandbox", dest="sandbox", action="store_false")
     parser.add_argument("--gpus-per-task", type=int, default=None,
                         help="GPUs a student's task asks for (default: 1; rerun: the submit's)")
+    parser.add_argument("--cpus-per-task", type=int, default=None,
+                        help="CPUs a student's task asks for, and its grade.py --jobs (default: "
+                             f"{slurm.CPUS_PER_TASK}; rerun: the submit's)")
     parser.add_argument("--partition")
     parser.add_argument("--account")
     parser.add_argument("--time")
@@ -70,6 +74,12 @@ def main(argv):
         else:
             job = slurm.load(work)
             indices = slurm.unfinished(work, job)
+            if args.action == "rerun":
+                queued = slurm.in_queue(job)
+                if queued & set(indices):
+                    print("still in Slurm's queue, not submitted again: " + ", ".join(
+                        job["students"][i] for i in indices if i in queued))
+                indices = [i for i in indices if i not in queued]
         if args.action == "status":
             print(f"{len(job['students']) - len(indices)} of {len(job['students'])} students "
                   "graded; not finished: " + (", ".join(job["students"][i] for i in indices)
@@ -84,7 +94,7 @@ def main(argv):
                                                  if missing else ""))
             return 1 if missing else 0
         if not indices:
-            print("every student's task has finished: nothing to submit")
+            print("no student's task to submit: each has finished or is still in the queue")
             return 0
         job_id = slurm.sbatch(work, indices, args, job)
         print(f"submitted job {job_id}: {len(indices)} students (seed {job['seed']}); "

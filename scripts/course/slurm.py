@@ -29,6 +29,10 @@ import time
 
 from course.paths import ROOT
 
+# grade.py's line for each student it graded (or built, with --build-only), at the start of a
+# line: not the class's total, "N students graded in X s".
+STUDENT_SECONDS = re.compile(r"^(?:graded|built) in (\d+) s$", re.M)
+
 
 def students_of(class_dir):
     return sorted(d for d in os.listdir(class_dir)
@@ -65,7 +69,10 @@ def prepare(args):
     if not students:
         raise ValueError(f"{args.class_dir} has no student folders")
     seed = args.seed if args.seed is not None else secrets.randbits(63)
-    options = ["--seed", str(seed), "--hide", class_dir]
+    cpus = CPUS_PER_TASK if args.cpus_per_task is None else args.cpus_per_task
+    if cpus < 1:
+        raise ValueError(f"--cpus-per-task takes a whole number from 1 (got {cpus})")
+    options = ["--seed", str(seed), "--hide", class_dir, "--jobs", str(cpus)]
     if args.build_only:
         options.append("--build-only")
     if not args.sandbox:
@@ -86,9 +93,10 @@ def prepare(args):
             os.symlink(os.path.join(class_dir, student), link)
     # What sbatch is asked for, kept for a rerun (which may change it on its own command line).
     asked = {"gpus_per_task": 1 if args.gpus_per_task is None else args.gpus_per_task,
+             "cpus_per_task": cpus,
              **{o: getattr(args, o, None) for o in ("partition", "account", "time")}}
     job = {"class": class_dir, "students": students, "seed": seed, "options": options,
-           "build_only": bool(args.build_only), "sbatch": asked}
+           "build_only": bool(args.build_only), "sbatch": asked, "jobs": []}
     with open(os.path.join(work, "job.json"), "w", encoding="utf-8") as f:
         json.dump(job, f, indent=2)
         f.write("\n")
@@ -102,21 +110,33 @@ def asked_of(job, args):
     """What to ask sbatch for: what the submit asked for (job.json), each given again on this
     command line replacing it."""
     asked = dict(job.get("sbatch", {"gpus_per_task": 1}))  # (a job from before it was kept)
-    for option in ("gpus_per_task", "partition", "account", "time"):
+    asked.setdefault("cpus_per_task", CPUS_PER_TASK)
+    for option in ("gpus_per_task", "cpus_per_task", "partition", "account", "time"):
         if getattr(args, option, None) is not None:
             asked[option] = getattr(args, option)
+    if asked["cpus_per_task"] < 1:
+        raise ValueError(f"--cpus-per-task takes a whole number from 1 (got "
+                         f"{asked['cpus_per_task']})")
     return asked
+
+
+CPUS_PER_TASK = 8  # grade.py's default --jobs, on a machine of 8 or more CPUs
 
 
 def sbatch(work, indices, args, job):
     """Submits the array job of the students `indices`; returns the job's id (sbatch's, or the
-    COURSE_SBATCH program's, which the selftest sets). A build-only job asks for no GPU."""
+    COURSE_SBATCH program's, which the selftest sets), and keeps it in job.json. A build-only job
+    asks for no GPU. Each task asks for the CPUs its grade.py runs tests on (--jobs)."""
     command = [os.environ.get("COURSE_SBATCH", "sbatch"), "--parsable",
                "--array=" + ",".join(str(i) for i in indices), "--job-name=grade",
                "--output=" + os.path.join(work, "logs", "task_%A_%a.txt")]
     asked = asked_of(job, args)
     if not job["build_only"] and asked.get("gpus_per_task"):
         command.append(f"--gres=gpu:{asked['gpus_per_task']}")
+    command.append(f"--cpus-per-task={asked['cpus_per_task']}")
+    options = job["options"]
+    if "--jobs" in options:  # the tasks' grade.py runs as many tests at once as it has CPUs
+        options[options.index("--jobs") + 1] = str(asked["cpus_per_task"])
     for option in ("partition", "account", "time"):
         if asked.get(option):
             command.append(f"--{option}={asked[option]}")
@@ -124,7 +144,41 @@ def sbatch(work, indices, args, job):
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"sbatch failed: {(done.stderr or done.stdout).strip()[:300]}")
-    return done.stdout.strip().split(";")[0]
+    job_id = done.stdout.strip().split(";")[0]
+    job.setdefault("jobs", []).append(job_id)
+    with open(os.path.join(work, "job.json"), "w", encoding="utf-8") as f:
+        json.dump(job, f, indent=2)
+        f.write("\n")
+    return job_id
+
+
+def in_queue(job):
+    """The indices of the students whose task is still pending or running in one of the job's
+    Slurm jobs (squeue, or the COURSE_SQUEUE program, which the selftest sets): a rerun must not
+    submit them again, since the new task would empty the folder the running one writes in.
+    RuntimeError when squeue fails for another reason than jobs Slurm has already forgotten."""
+    if not job.get("jobs"):
+        return set()
+    command = [os.environ.get("COURSE_SQUEUE", "squeue"), "--noheader", "--array",
+               "--states=PENDING,RUNNING,CONFIGURING,SUSPENDED,REQUEUED",
+               "--format=%K", "--jobs=" + ",".join(job["jobs"])]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise RuntimeError(f"squeue could not be run: {error}") from None
+    if done.returncode != 0:
+        if "Invalid job id" in done.stderr:  # every one of them finished long ago
+            return set()
+        raise RuntimeError(f"squeue failed: {(done.stderr or done.stdout).strip()[:300]}")
+    indices = set()
+    for line in done.stdout.split():
+        if re.fullmatch(r"\d+", line):
+            indices.add(int(line))
+        elif re.fullmatch(r"\[?[\d,\-%]+\]?", line):  # a range still pending, [3-5,7%2]
+            for part in line.strip("[]").split("%")[0].split(","):
+                low, _, high = part.partition("-")
+                indices.update(range(int(low), int(high or low) + 1))
+    return indices
 
 
 def unfinished(work, job):
@@ -225,16 +279,17 @@ def selftest():
     with tempfile.TemporaryDirectory(prefix="grade-slurm-") as tmp:
         for name, text in (("gradebook.csv", "student,01.1,total,seconds\nann,10,10,200\n"
                             "bob,0,0,100\ncal,0,0,\n"),
-                           ("output.txt", "ann\ngraded in 200 s\nbob\ngraded in 100 s\n")):
+                           ("output.txt", "ann\ngraded in 200 s\nbob\ngraded in 100 s\n\n"
+                                          "2 students graded in 300 s: ...\n")):
             with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
                 f.write(text)
             if seconds_in(os.path.join(tmp, name)) != [200.0, 100.0]:
                 problems.append(f"estimate read {seconds_in(os.path.join(tmp, name))} from a "
                                 f"{name} of 200 s and 100 s")
         lines = estimate([200.0, 100.0], students=200, gpus=(1, 8, 64))
-        want = ["150 s a student", "1 GPU: 200 in a row on each, about 8.3 h",
-                "8 GPUs: 25 in a row on each, about 62 min",
-                "64 GPUs: 4 in a row on each, about 10 min"]
+        want = ["200 s a student", "1 GPU: 200 in a row on each, about 11.1 h",
+                "8 GPUs: 25 in a row on each, about 83 min",
+                "64 GPUs: 4 in a row on each, about 13 min"]
         for part, line in zip(want, lines):
             if part not in line:
                 problems.append(f"estimate said {line!r}, not {part!r}")
@@ -251,16 +306,34 @@ def selftest():
         args = SimpleNamespace(class_dir=class_dir, work=work, seed=7, build_only=True,
                                sandbox=shutil.which("bwrap") is not None, exercises=exercise,
                                assignment=None, format=None, gpus_per_task=1, partition="p1",
-                               account=None, time="0:30:00")
+                               account=None, time="0:30:00", cpus_per_task=2)
         job = prepare(args)
         sbatch(work, range(len(job["students"])), args, job)
         missing = merge(work, os.path.join(tmp, "out"))
         if missing != ["bob"]:
             problems.append(f"the failed task's student is not named alone: {missing}")
         os.environ["COURSE_FAKE_FAIL"] = ""
+        # squeue's answers: bob's task still pending (a range), then the job forgotten by Slurm.
+        squeue = os.path.join(tmp, "squeue")
+        with open(squeue, "w", encoding="utf-8") as f:
+            f.write(f"#!{sys.executable}\nimport os, sys\n"
+                    "if os.environ.get('COURSE_FAKE_QUEUE'):\n"
+                    "    print(os.environ['COURSE_FAKE_QUEUE'])\n"
+                    "else:\n"
+                    "    sys.exit('slurm_load_jobs error: Invalid job id specified')\n")
+        os.chmod(squeue, 0o755)
+        os.environ["COURSE_SQUEUE"] = squeue
+        os.environ["COURSE_FAKE_QUEUE"] = "[1-3%2]"
+        if in_queue(load(work)) != {1, 2, 3}:
+            problems.append(f"squeue's pending range [1-3%2] read as {in_queue(load(work))}")
+        os.environ["COURSE_FAKE_QUEUE"] = ""
+        if in_queue(load(work)) != set():
+            problems.append("a job Slurm has forgotten read as still in its queue")
+        if load(work).get("jobs") != ["4242"]:
+            problems.append(f"job.json keeps the jobs {load(work).get('jobs')}, not ['4242']")
         # The rerun, as grade_slurm.py rerun makes it: none of the submit's options given again.
         again = SimpleNamespace(build_only=False, gpus_per_task=None, partition=None,
-                                account=None, time=None)
+                                account=None, time=None, cpus_per_task=None)
         sbatch(work, unfinished(work, load(work)), again, load(work))
         missing = merge(work, os.path.join(tmp, "out"))
         if missing:
@@ -268,9 +341,10 @@ def selftest():
         with open(os.path.join(tmp, "sbatch_calls.txt"), encoding="utf-8") as f:
             calls = f.read().splitlines()
         for call in calls:
-            if "--gres" in call or "--partition=p1" not in call or "--time=0:30:00" not in call:
+            if ("--gres" in call or "--partition=p1" not in call or "--time=0:30:00" not in call
+                    or "--cpus-per-task=2" not in call):
                 problems.append(f"sbatch asked for other than the submit's options (a GPU for "
-                                f"a build-only job, or not its partition and time): {call}")
+                                f"a build-only job, or not its partition, time and CPUs): {call}")
         local = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade.py"),
                                 "--class", class_dir, "--out", os.path.join(tmp, "local"),
                                 "--build-dir", os.path.join(tmp, "local-build"),
@@ -286,7 +360,8 @@ def selftest():
             problems.append(f"the merged build report is not the local run's:\n{mine}\n---\n"
                             f"{theirs}")
     print("grade_slurm.py selftest: " + ("ok (a class of two, a failed task named, rerun "
-                                         "alone, the merge as a local run's)"
+                                         "alone, squeue read, the merge as a local run's, the "
+                                         "estimate)"
                                          if not problems else "FAILED"))
     for line in problems:
         print("  " + line)
@@ -298,7 +373,7 @@ def _graded_seconds(work, student):
     "built in N s" for --build-only), or None."""
     try:
         with open(os.path.join(work, "tasks", student, "output.txt"), encoding="utf-8") as f:
-            found = re.findall(r"(?:graded|built) in (\d+) s", f.read())
+            found = STUDENT_SECONDS.findall(f.read())
     except OSError:
         return None
     return int(found[0]) if found else None
@@ -315,7 +390,7 @@ def seconds_in(path):
         column = rows[0].index("seconds")
         return [float(r[column]) for r in rows[1:]
                 if len(r) > column and re.fullmatch(r"\d+(\.\d*)?", r[column])]
-    return [float(n) for n in re.findall(r"(?:graded|built) in (\d+) s", text)]
+    return [float(n) for n in STUDENT_SECONDS.findall(text)]
 
 
 def _duration(seconds):
@@ -323,16 +398,17 @@ def _duration(seconds):
 
 
 def estimate(seconds, students=200, gpus=(1, 8, 64)):
-    """Lines: how long `students` take at the mean of `seconds` a student, each student's task on
-    one GPU and the GPUs busy all the time: ceil(students / g) tasks in a row on each of g GPUs.
-    Time waiting in the queue, and a node's other work, come on top."""
-    mean = sum(seconds) / len(seconds)
+    """Lines: how long `students` take at the longest of `seconds` a student (on Slurm every task
+    builds the course's programs, which a local run's first student alone does), each student's
+    task on one GPU and the GPUs busy all the time: ceil(students / g) tasks in a row on each of g
+    GPUs. Time waiting in the queue, and a node's other work, come on top."""
+    longest = max(seconds)
     each = ", ".join(f"{s:.0f}" for s in seconds)
-    lines = [f"at {mean:.0f} s a student (the mean of {each} s), {students} students take:"]
+    lines = [f"at {longest:.0f} s a student (the longest of {each} s), {students} students take:"]
     for g in gpus:
         row = math.ceil(students / g)
         lines.append(f"  on {g} GPU{'s' if g > 1 else ''}: {row} in a row on each, about "
-                     f"{_duration(row * mean)}")
+                     f"{_duration(row * longest)}")
     return lines
 
 
@@ -385,6 +461,7 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
         class_dir = os.path.abspath(class_dir)
         students = students_of(class_dir)
         work = os.path.join(tmp, "work")
+        cpus = ["--cpus-per-task", str(min(CPUS_PER_TASK, os.cpu_count() or 1))]
         options = ["--seed", seed] + (
             [] if exercises == "all" else ["--exercises", exercises]) + (
             ["--build-only"] if build_only else []) + (
@@ -394,7 +471,7 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
             with slurm_cluster.started(os.path.join(tmp, "cluster"), gpus=gpus) as env:
                 start = time.monotonic()
                 done = subprocess.run(grade_slurm + ["submit", "--class", class_dir, "--work",
-                                                     work, "--wait", "3000"] + options,
+                                                     work, "--wait", "3000"] + cpus + options,
                                       capture_output=True, text=True, env=env)
                 job_seconds = time.monotonic() - start
                 print(done.stdout.strip())
@@ -416,7 +493,13 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
                           f"{job_seconds:.0f} s were not inside a task's grade.py")
                     for line in estimate([float(t) for t in took]):
                         print(line)
-                # A task that did not finish: its status removed; rerun grades it alone.
+                # A task that did not finish: its status removed; rerun grades it alone. First
+                # every task out of Slurm's queue (a task that wrote its status may still be
+                # running for a moment, and rerun leaves a task in the queue alone).
+                for _ in range(60):
+                    if not in_queue(load(work)):
+                        break
+                    time.sleep(1)
                 last = students[-1]
                 os.remove(os.path.join(work, "tasks", last, "status"))
                 kept = {s: os.path.getmtime(os.path.join(work, "tasks", s, "status"))
