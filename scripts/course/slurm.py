@@ -152,18 +152,19 @@ def sbatch(work, indices, args, job):
     return job_id
 
 
-def in_queue(job):
+def in_queue(job, env=None):
     """The indices of the students whose task is still pending or running in one of the job's
     Slurm jobs (squeue, or the COURSE_SQUEUE program, which the selftest sets): a rerun must not
     submit them again, since the new task would empty the folder the running one writes in.
-    RuntimeError when squeue fails for another reason than jobs Slurm has already forgotten."""
+    RuntimeError when squeue fails for another reason than jobs Slurm has already forgotten.
+    `env`: squeue's environment (the test cluster's SLURM_CONF), this process's by default."""
     if not job.get("jobs"):
         return set()
     command = [os.environ.get("COURSE_SQUEUE", "squeue"), "--noheader", "--array",
                "--states=PENDING,RUNNING,CONFIGURING,SUSPENDED,REQUEUED",
                "--format=%K", "--jobs=" + ",".join(job["jobs"])]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, env=env)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise RuntimeError(f"squeue could not be run: {error}") from None
     if done.returncode != 0:
@@ -497,7 +498,7 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
                 # every task out of Slurm's queue (a task that wrote its status may still be
                 # running for a moment, and rerun leaves a task in the queue alone).
                 for _ in range(60):
-                    if not in_queue(load(work)):
+                    if not in_queue(load(work), env):
                         break
                     time.sleep(1)
                 last = students[-1]
