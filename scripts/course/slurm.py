@@ -449,7 +449,8 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
     seed = "11"
     build_only = not gpus
     grade_slurm = [sys.executable, os.path.join(ROOT, "scripts", "grade_slurm.py")]
-    with tempfile.TemporaryDirectory(prefix="grade-slurm-cluster-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="grade-slurm-cluster-",
+                                     ignore_cleanup_errors=True) as tmp:
         if class_dir is None:
             class_dir = os.path.join(tmp, "class")
             starter = os.path.join(ROOT, "exercises", "01_atomics_histogram",
@@ -523,6 +524,10 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
         except RuntimeError as error:
             problems.append(f"the cluster: {error}")
             merged = None
+            if keep:  # the daemons' logs and configuration, to see why
+                shutil.copytree(os.path.join(tmp, "cluster"), os.path.join(keep, "cluster"),
+                                dirs_exist_ok=True, ignore=shutil.ignore_patterns(
+                                    "munge.key", "munge.socket*", "state", "spool"))
         if compare and merged and not problems:
             local = os.path.join(tmp, "local")
             done = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "grade.py"),

@@ -28,6 +28,16 @@ def missing_tools():
     return [tool for tool in TOOLS if not _tool(tool)]
 
 
+def gpu_devices():
+    """This machine's GPU device files, /dev/nvidiaN in the order of N. A container may hold
+    others than /dev/nvidia0 (the host's third GPU is /dev/nvidia2 in it too)."""
+    try:
+        names = [n for n in os.listdir("/dev") if n.startswith("nvidia") and n[6:].isdigit()]
+    except OSError:
+        return []
+    return ["/dev/" + n for n in sorted(names, key=lambda n: int(n[6:]))]
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -76,8 +86,8 @@ def config(folder, host, user, gpus, cpus):
     if gpus:
         lines.append("GresTypes=gpu")
         node += f" Gres=gpu:{gpus}"
-        devices = "0" if gpus == 1 else f"[0-{gpus - 1}]"
-        gres = f"AutoDetect=off\nName=gpu File=/dev/nvidia{devices}\n"
+        gres = "AutoDetect=off\n" + "".join(f"Name=gpu File={d}\n"
+                                            for d in gpu_devices()[:gpus])
     lines += [node, f"PartitionName=course Nodes={host} Default=YES MaxTime=INFINITE State=UP"]
     return "\n".join(lines) + "\n", gres
 
@@ -91,6 +101,9 @@ def started(folder, gpus=0, timeout=60):
     if absent:
         raise RuntimeError(f"not installed: {', '.join(absent)} (Debian: slurm-wlm and munge)")
     folder = os.path.abspath(folder)
+    if gpus and len(gpu_devices()) < gpus:
+        raise RuntimeError(f"{gpus} GPUs asked for, and this machine has "
+                           f"{len(gpu_devices())} device files /dev/nvidiaN")
     for sub in ("state", "spool"):
         os.makedirs(os.path.join(folder, sub), exist_ok=True)
     user = pwd.getpwuid(os.getuid()).pw_name
@@ -113,6 +126,13 @@ def started(folder, gpus=0, timeout=60):
     if gres:
         with open(os.path.join(folder, "gres.conf"), "w", encoding="utf-8") as f:
             f.write(gres)
+    # slurmd starts a cgroup plugin even with task/none. On a cgroup v2 machine without systemd's
+    # D-Bus (a container) cgroup/v2 refuses to start; cgroup/v1 over an empty folder of the
+    # test's own starts, and, with task/none and proctrack/linuxproc, is never asked for more.
+    os.makedirs(os.path.join(folder, "cgroup"), exist_ok=True)
+    with open(os.path.join(folder, "cgroup.conf"), "w", encoding="utf-8") as f:
+        f.write(os.environ.get("COURSE_SLURM_CGROUP_CONF") or
+                f"CgroupPlugin=cgroup/v1\nCgroupMountpoint={folder}/cgroup\n")
     env = dict(os.environ, SLURM_CONF=os.path.join(folder, "slurm.conf"))
     daemons = []
     try:
@@ -149,6 +169,10 @@ def started(folder, gpus=0, timeout=60):
                 daemon.wait()
         try:
             with open(os.path.join(folder, "munged.pid"), encoding="utf-8") as f:
-                os.kill(int(f.read().strip()), 15)
+                pid = int(f.read().strip())
+            os.kill(pid, 15)
+            for _ in range(100):  # gone before its folder is removed (it writes its log there)
+                os.kill(pid, 0)
+                time.sleep(0.1)
         except (OSError, ValueError):
             pass
