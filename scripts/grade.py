@@ -65,7 +65,7 @@ passes only on exit status 0 and its run's own keyed verdict; a forged line, a t
 left behind, too much memory or too many processes fail; the sandbox hides what it should and lets a
 build write its folder, where bwrap works; the time verdict's ratio is read), formats (each format's
 writer, on made-up gradings, against its platform's published specification and examples; a mutation
-of each format's file is caught).
+of each format's file is caught; a class's --format all writes every format's file).
 
 By default the answers are built, and the tests run, in a bubblewrap sandbox (bwrap): without
 bwrap, grade.py refuses (exit 2) unless given --no-sandbox.
@@ -99,11 +99,12 @@ def parse(argv):
                         help="the build folder, made if new, reused from student to student")
     parser.add_argument("--junit", help="one student: the JUnit XML file, in a folder that exists "
                                         "(default: grade.xml in the build folder)")
-    parser.add_argument("--format", choices=formats.FORMATS, default=None,
+    parser.add_argument("--format", choices=formats.FORMATS + ("all",), default=None,
                         help="the results' format: junit (the default), gradescope (its "
                              "results.json), prairielearn (its external grader's results.json) "
                              "or autolab (its autoresult, also printed as the output's last "
-                             "line); for a class, one file per student in --out/<format>/")
+                             "line); for a class, one file per student in --out/<format>/, "
+                             "and with all, every format's folder from the one grading")
     parser.add_argument("--results", metavar="FILE",
                         help="one student: the results file, in a folder that exists "
                              "(default: grade.xml, gradescope.json, prairielearn.json or "
@@ -164,6 +165,9 @@ def parse(argv):
                      f"{'--results' if args.results else '--format'}")
     if args.junit and args.results:
         parser.error("--junit is --results for the JUnit XML: give one of them")
+    if args.format == "all" and not args.class_dir:
+        parser.error("--format all is for --class (one student: one --format, one --results "
+                     "file)")
     if args.junit and args.format not in (None, "junit"):
         parser.error(f"--junit is the JUnit XML's file: with --format {args.format}, give "
                      "--results FILE")

@@ -17,7 +17,9 @@ built with the answers: the model answers' programs that the time bounds run, th
 compiled-code checks read, the GPU check. A program's own Catch2 test cases are listed only once
 it is built, so the tests are listed again after each build, until nothing new is named."""
 
+import argparse
 import concurrent.futures
+import contextlib
 import copy
 import csv
 import glob
@@ -960,6 +962,7 @@ def grade(args):
         print(f"grade.py: error: {args.class_dir} has no student folders", file=sys.stderr)
         return 2
     out = os.path.abspath(args.out or os.path.join(os.path.dirname(class_dir), "grades"))
+    written = list(formats.FORMATS) if fmt == "all" else [fmt]
     rows = []
     summary = []
     class_start = time.time()
@@ -983,10 +986,10 @@ def grade(args):
                 summary.append(f"  {exercise.prefix} ({exercise.name}): {build_verdict(reason)}")
             continue
         say(f"graded in {seconds:.0f} s")
-        if not rows:
-            os.makedirs(os.path.join(out, fmt), exist_ok=True)
-        write_results(os.path.join(out, fmt, student + formats.EXTENSION[fmt]), fmt, student,
-                      args, graded, seconds)
+        for each in written:  # --format all: every format's file, from this one grading
+            os.makedirs(os.path.join(out, each), exist_ok=True)
+            write_results(os.path.join(out, each, student + formats.EXTENSION[each]), each,
+                          student, args, graded, seconds)
         rows.append([student] + [f"{scores[e]:.1f}" for e in args.exercises] +
                     [f"{sum(scores.values()):.1f}", f"{seconds:.0f}", str(args.seed)])
         summary.append(f"{student}: {sum(scores.values()):.1f} of "
@@ -1013,7 +1016,7 @@ def grade(args):
         f.write("\n".join(summary) + "\n")
     say(f"\n{len(students)} students graded in {time.time() - class_start:.0f} s: "
         f"{os.path.join(out, 'gradebook.csv')}, {os.path.join(out, 'summary.txt')}, "
-        f"{os.path.join(out, fmt)}/")
+        + ", ".join(os.path.join(out, each) + "/" for each in written))
     return 0
 
 
@@ -1145,6 +1148,9 @@ def selftest_arguments():
             ([student, "--junit", os.path.join(tmp, "x.xml"), "--results",
               os.path.join(tmp, "y.xml")], "--junit", None),
             ([student, "--format", "moodle"], "--format", None),
+            ([student, "--format", "all"], "--format", None),
+            (["--class", class_dir, "--format", "all", "--junit", os.path.join(tmp, "x.xml")],
+             "--junit", None),
         ]
         if locked:
             bad += [([student, "--junit", os.path.join(locked, "x.xml")], "--junit", None),
@@ -1183,6 +1189,8 @@ def selftest_arguments():
                 [student, "--format", "autolab"],
                 ["--class", class_dir, "--format", "prairielearn", "--out",
                  os.path.join(tmp, "pl-grades")],
+                ["--class", class_dir, "--format", "all", "--out",
+                 os.path.join(tmp, "all-grades")],
                 ["--class", class_dir, "--build-only", "--out", os.path.join(tmp, "new-grades")],
                 ["--class", class_dir, "--build-only"]]
         for extra in good:
@@ -1586,6 +1594,54 @@ subprocess.Popen(["sleep", {marker!r}])
     return problems
 
 
+def selftest_class_formats():
+    """grade.py --class --format all, with grade_student and the GPU check stood in for by the
+    made-up grading "mixed" (course.formats): every format's folder holds each student's file,
+    and each file is the format's and says what the grading says."""
+    problems = []
+    mixed = formats.made_up_gradings()["mixed"]
+    module = sys.modules[__name__]
+    saved = {name: getattr(module, name) for name in ("grade_student", "gpus")}
+    handlers = {n: signal.getsignal(n) for n in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    students = ("ada", "bo")
+
+    def made_up(student, *_):
+        _, _, scores, found, ratios, _, _, _, cases = mixed
+        return scores, cases, found, ratios
+
+    with tempfile.TemporaryDirectory(prefix="grade-formats-") as tmp:
+        for student in students:
+            os.makedirs(os.path.join(tmp, "class", student, "exercises"))
+        args = argparse.Namespace(
+            exercises=mixed[1], format="all", build_only=False, sandbox=False, memory_limit=1,
+            build_dir=os.path.join(tmp, "build"), class_dir=os.path.join(tmp, "class"),
+            student=None, out=os.path.join(tmp, "out"), seed=mixed[5], junit=None)
+        try:
+            module.grade_student, module.gpus = made_up, lambda: (["a made-up GPU"], "")
+            with contextlib.redirect_stdout(io.StringIO()):
+                status = grade(args)
+        finally:
+            for name, value in saved.items():
+                setattr(module, name, value)
+            for number, handler in handlers.items():
+                signal.signal(number, handler)
+        if status != 0:
+            problems.append(f"--class --format all: exit {status}, not 0")
+        for fmt in formats.FORMATS:
+            for student in students:
+                path = os.path.join(tmp, "out", fmt, student + formats.EXTENSION[fmt])
+                if not os.path.isfile(path):
+                    problems.append(f"--class --format all wrote no {fmt}/{student}"
+                                    f"{formats.EXTENSION[fmt]}")
+                    continue
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+                grading = (student,) + tuple(mixed[1:])
+                for problem in formats.check(fmt, text, grading):
+                    problems.append(f"--class --format all, {fmt}/{student}: {problem}")
+    return problems
+
+
 def selftest(case, parse, build_dir=None):
     """grade.py selftest CASE (plan, arguments, build-only, runner, formats or names, the last
     optionally in a given build folder); `parse` is grade.py's argument parser. The exit status:
@@ -1601,7 +1657,7 @@ def selftest(case, parse, build_dir=None):
         verdicts.selftest()  # the keyed lines' reading (it asserts)
         problems = selftest_runner()
     elif case == "formats":
-        problems = formats.selftest()
+        problems = formats.selftest() + selftest_class_formats()
     else:
         problems = selftest_build_only(parse)
     for problem in problems:
