@@ -6,6 +6,8 @@ the first (build and run every lesson), then the second (build everything, run e
     python3 scripts/time_commands.py --out FILE
     python3 scripts/time_commands.py --command 2   # the second command alone (1: the first)
     python3 scripts/time_commands.py --logs DIR    # also keep each command's output in DIR
+    python3 scripts/time_commands.py --first-result [--out FILE]
+                                                   # docs/students.md's two first ways, timed
     python3 scripts/time_commands.py selftest      # proves how --command merges the report
 
 The commands are read from README.md, so what is timed is what the README says. The copy is a
@@ -18,7 +20,10 @@ A command that fails has the end of its output printed.
 timed in separate calls (on a machine that limits a call's time). The report keeps the other
 command's line from the report already there when it was timed on the same machine, and each line
 then names the copy it timed (a commit, or the working tree).
-Exit status: 0 when both commands passed, 1 when one failed, 2 for bad arguments.
+--first-result times instead the two ways to a first result that docs/students.md shows first (a
+lesson's program, an exercise's tests: configure, build one target, run it), each in a fresh copy,
+step by step, into docs/results/<machine>/first_result.txt.
+Exit status: 0 when both commands passed (--first-result: every step did as the guide says), 1 when one failed, 2 for bad arguments.
 """
 
 import argparse
@@ -35,6 +40,8 @@ def parser():
                                  "readme_commands.txt)")
     p.add_argument("--command", type=int, choices=(1, 2),
                    help="time only the README's Nth command, keeping the other's line")
+    p.add_argument("--first-result", action="store_true",
+                   help="time docs/students.md's two first ways instead (first_result.txt)")
     p.add_argument("--logs", help="a folder to keep each command's whole output in "
                                   "(command1.log, command2.log)")
     return p
@@ -49,6 +56,11 @@ def main(argv):
         cli.output_file(args.out, "--out", make=True)
     if args.logs:
         cli.output_folder(args.logs, "--logs")
+    if args.first_result:
+        if args.command or args.logs:
+            raise cli.Refusal("--first-result times the guide's first ways: leave out "
+                              + ("--command" if args.command else "--logs"))
+        return time_commands.first_result(args.out)
     return time_commands.time_commands(args.out, args.command, args.logs)
 
 

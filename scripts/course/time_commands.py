@@ -161,6 +161,83 @@ def time_commands(out, which=None, logs=None):
     return 0 if ok else 1
 
 
+# docs/students.md's first section: a lesson's program, or an exercise's tests, built alone.
+FIRST_SECTION = re.compile(r"^## First:.*?(?=^## )", re.S | re.M)
+BLOCK = re.compile(r"(?:<!-- commands:(.*?)-->\n)?```\n(.*?)\n```", re.S)
+
+
+def first_ways():
+    """The two ways to a first result that docs/students.md shows first: [(name, [commands],
+    {step: the exit status its marker says, when it names one})]. The second way starts with
+    the first's configure, which the guide says to run once."""
+    with open(os.path.join(ROOT, "docs", "students.md"), encoding="utf-8") as f:
+        section = FIRST_SECTION.search(f.read())
+    blocks = BLOCK.findall(section.group(0)) if section else []
+    if len(blocks) < 2:
+        raise SystemExit("time_commands.py: error: docs/students.md no longer shows the two "
+                         "first ways (a lesson's program, an exercise's tests) in its first "
+                         "section")
+    ways = []
+    for marker, body in blocks[:2]:
+        commands = [line.strip() for line in body.splitlines() if line.strip()]
+        exits = {int(n): int(code) for n, code in re.findall(r"(\d+): exit (\d+)", marker)}
+        ways.append((commands, exits))
+    (lesson, lesson_exits), (exercise, _) = ways
+    configure = [c for c in lesson if c.startswith("cmake --preset")]
+    target = re.search(r"--target (\S+)", lesson[-2] if len(lesson) > 1 else "")
+    named = re.search(r"--target (\S+)", exercise[0])
+    return [(target.group(1) if target else "a lesson", lesson, lesson_exits),
+            (named.group(1) if named else "an exercise", configure[:1] + exercise, {})]
+
+
+def first_result(out):
+    """Times docs/students.md's two ways to a first result, each in a fresh copy of its own (the
+    configure, the build of one target and its run), and writes the report to `out` (default
+    docs/results/<machine>/first_result.txt): each step's seconds and exit status, and each
+    way's total. A step whose marker names an exit status (the lesson's 77 without a GPU) is
+    held to it where there is no GPU; a build must exit 0. The exit status: 0 when every step
+    did as the guide says, 1 when one did not."""
+    folder, machine_line = machine()
+    out = os.path.abspath(out or os.path.join(ROOT, folder, "first_result.txt"))
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    ways = first_ways()
+    lines, ok = [], True
+    for name, commands, exits in ways:
+        with tempfile.TemporaryDirectory() as scratch:
+            copy = os.path.join(scratch, "course")
+            commit = fresh_copy(copy)
+            if not lines:
+                lines += [f"a student's first result (docs/students.md's first section), each "
+                          f"way in a fresh copy of {commit}", MACHINE + machine_line]
+                print("\n".join(lines), flush=True)
+            total = 0.0
+            for step, command in enumerate(commands, 1):
+                log = os.path.join(scratch, f"step{step}.log")
+                started = time.monotonic()
+                with open(log, "w") as f, Progress(f"{name}, step {step}"):
+                    status = subprocess.run(["bash", "-c", command], cwd=copy, stdout=f,
+                                            stderr=subprocess.STDOUT).returncode
+                seconds = time.monotonic() - started
+                total += seconds
+                line = f"{name}, step {step}: {seconds:.1f} s, exit {status}  ({command})"
+                lines.append(line)
+                print(line, flush=True)
+                # Without a GPU a marked step exits as its marker says (77); with one, 0. An
+                # exercise's untouched starter fails its tests (ctest: 8), as it should.
+                wanted = {0, exits[step]} if step in exits else (
+                    {0, 8} if command.startswith("ctest") else {0})
+                if status not in wanted:
+                    ok = False
+                    with open(log, encoding="utf-8", errors="replace") as f:
+                        print("".join(f.readlines()[-30:]))
+            lines.append(f"{name}: {total:.1f} s in all, the configure included")
+            print(lines[-1], flush=True)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {out}")
+    return 0 if ok else 1
+
+
 def selftest():
     """merged_report on made-up reports: the other command's line is kept (naming its copy), or
     dropped from another machine, and the README's patterns still find both figures."""
@@ -188,6 +265,9 @@ def selftest():
     moved, why = merged_report(both, names, 1, second, "NVIDIA H100 80GB HBM3, 16 CPU cores")
     if names[0] in moved or "another machine" not in why:
         problems.append(f"a line from another machine is kept:\n{moved}")
+    ways = first_ways()
+    if [len(w[1]) for w in ways] != [3, 3] or not ways[1][1][0].startswith("cmake --preset"):
+        problems.append(f"docs/students.md's first ways read as {ways}")
     alone, why = merged_report(None, names, 0, first, "no GPU, 2 CPU cores")
     if alone.splitlines()[2:] != [first] or "--command 2" not in why:
         problems.append(f"no earlier report:\n{alone}{why}")
