@@ -97,9 +97,7 @@ def prepare(args):
              **{o: getattr(args, o, None) for o in ("partition", "account", "time")}}
     job = {"class": class_dir, "students": students, "seed": seed, "options": options,
            "build_only": bool(args.build_only), "sbatch": asked, "jobs": []}
-    with open(os.path.join(work, "job.json"), "w", encoding="utf-8") as f:
-        json.dump(job, f, indent=2)
-        f.write("\n")
+    save(work, job)
     with open(os.path.join(work, "task.sh"), "w", encoding="utf-8") as f:
         f.write(task_script(work))
     os.chmod(os.path.join(work, "task.sh"), 0o755)
@@ -146,9 +144,7 @@ def sbatch(work, indices, args, job):
         raise RuntimeError(f"sbatch failed: {(done.stderr or done.stdout).strip()[:300]}")
     job_id = done.stdout.strip().split(";")[0]
     job.setdefault("jobs", []).append(job_id)
-    with open(os.path.join(work, "job.json"), "w", encoding="utf-8") as f:
-        json.dump(job, f, indent=2)
-        f.write("\n")
+    save(work, job)
     return job_id
 
 
@@ -186,6 +182,12 @@ def unfinished(work, job):
     """The indices of the students whose task left no status."""
     return [i for i, s in enumerate(job["students"])
             if not os.path.isfile(os.path.join(work, "tasks", s, "status"))]
+
+
+def save(work, job):
+    with open(os.path.join(work, "job.json"), "w", encoding="utf-8") as f:
+        json.dump(job, f, indent=2)
+        f.write("\n")
 
 
 def load(work):

@@ -129,11 +129,7 @@ def time_commands(out, which=None, logs=None):
             if which is not None and i != which:
                 continue
             log = os.path.join(scratch, f"command{i}.log")
-            started = time.monotonic()
-            with open(log, "w") as f, Progress(name):
-                status = subprocess.run(["bash", "-c", command], cwd=copy, stdout=f,
-                                        stderr=subprocess.STDOUT).returncode
-            seconds = time.monotonic() - started
+            status, seconds = run_step(command, copy, log, name)
             if logs:
                 os.makedirs(logs, exist_ok=True)
                 shutil.copy(log, os.path.join(logs, f"command{i}.log"))
@@ -142,8 +138,7 @@ def time_commands(out, which=None, logs=None):
             lines.append(line if which is None else
                          command_line(name, seconds, status, command, commit))
             if status != 0:
-                with open(log, encoding="utf-8", errors="replace") as f:
-                    print("".join(f.readlines()[-30:]))
+                print_tail(log)
             ok = ok and status == 0
     if which is None:
         text = "\n".join(lines) + "\n"
@@ -161,33 +156,47 @@ def time_commands(out, which=None, logs=None):
     return 0 if ok else 1
 
 
-# docs/students.md's first section: a lesson's program, or an exercise's tests, built alone.
-FIRST_SECTION = re.compile(r"^## First:.*?(?=^## )", re.S | re.M)
-BLOCK = re.compile(r"(?:<!-- commands:(.*?)-->\n)?```\n(.*?)\n```", re.S)
-
-
 def first_ways():
-    """The two ways to a first result that docs/students.md shows first: [(name, [commands],
-    {step: the exit status its marker says, when it names one})]. The second way starts with
-    the first's configure, which the guide says to run once."""
+    """The two ways to a first result that docs/students.md shows first (the first two fenced
+    blocks after its "## First:" heading, read as doc_commands.py reads them): [(name,
+    [commands], {step: the exit status its marker says, when it names one})]. The second way
+    starts with the first's configure, which the guide says to run once."""
+    from course import doc_commands
     with open(os.path.join(ROOT, "docs", "students.md"), encoding="utf-8") as f:
-        section = FIRST_SECTION.search(f.read())
-    blocks = BLOCK.findall(section.group(0)) if section else []
-    if len(blocks) < 2:
+        text = f.read()
+    heading = text.find("\n## First:")
+    first = text.count("\n", 0, heading) + 1 if heading >= 0 else None
+    found = [b for b in doc_commands.blocks(text) if first is not None and b[0] > first][:2]
+    if len(found) < 2:
         raise SystemExit("time_commands.py: error: docs/students.md no longer shows the two "
                          "first ways (a lesson's program, an exercise's tests) in its first "
                          "section")
     ways = []
-    for marker, body in blocks[:2]:
-        commands = [line.strip() for line in body.splitlines() if line.strip()]
-        exits = {int(n): int(code) for n, code in re.findall(r"(\d+): exit (\d+)", marker)}
-        ways.append((commands, exits))
+    for _, _, marker, commands, _ in found:
+        spec, _ = doc_commands.parse_marker(marker or "")
+        opts = (spec or {}).get("opts", {})
+        exits = {k: o["exit"] for k, o in opts.items() if k is not None and "exit" in o}
+        ways.append(([command for _, command in commands], exits))
     (lesson, lesson_exits), (exercise, _) = ways
     configure = [c for c in lesson if c.startswith("cmake --preset")]
     target = re.search(r"--target (\S+)", lesson[-2] if len(lesson) > 1 else "")
     named = re.search(r"--target (\S+)", exercise[0])
     return [(target.group(1) if target else "a lesson", lesson, lesson_exits),
             (named.group(1) if named else "an exercise", configure[:1] + exercise, {})]
+
+
+def run_step(command, cwd, log, name):
+    """Runs one command line in `cwd` with its output in `log`; (exit status, seconds)."""
+    started = time.monotonic()
+    with open(log, "w") as f, Progress(name):
+        status = subprocess.run(["bash", "-c", command], cwd=cwd, stdout=f,
+                                stderr=subprocess.STDOUT).returncode
+    return status, time.monotonic() - started
+
+
+def print_tail(log, lines=30):
+    with open(log, encoding="utf-8", errors="replace") as f:
+        print("".join(f.readlines()[-lines:]))
 
 
 def first_result(out):
@@ -213,11 +222,7 @@ def first_result(out):
             total = 0.0
             for step, command in enumerate(commands, 1):
                 log = os.path.join(scratch, f"step{step}.log")
-                started = time.monotonic()
-                with open(log, "w") as f, Progress(f"{name}, step {step}"):
-                    status = subprocess.run(["bash", "-c", command], cwd=copy, stdout=f,
-                                            stderr=subprocess.STDOUT).returncode
-                seconds = time.monotonic() - started
+                status, seconds = run_step(command, copy, log, f"{name}, step {step}")
                 total += seconds
                 line = f"{name}, step {step}: {seconds:.1f} s, exit {status}  ({command})"
                 lines.append(line)
@@ -228,8 +233,7 @@ def first_result(out):
                     {0, 8} if command.startswith("ctest") else {0})
                 if status not in wanted:
                     ok = False
-                    with open(log, encoding="utf-8", errors="replace") as f:
-                        print("".join(f.readlines()[-30:]))
+                    print_tail(log)
             lines.append(f"{name}: {total:.1f} s in all, the configure included")
             print(lines[-1], flush=True)
     with open(out, "w", encoding="utf-8") as f:
