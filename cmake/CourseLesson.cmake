@@ -81,8 +81,9 @@ function(course_add_lesson number)
               "-DARGS=--csv;${CMAKE_BINARY_DIR}/no-such-folder/out.csv" -D STATUS=2 -P "${expect}")
     set_tests_properties("${number}/lesson${number} refuses an unwritable --csv before any work"
       PROPERTIES LABELS cpu TIMEOUT 10)
-    # Without a GPU (skipped where there is one): one short line on stderr, once, the CPU part,
-    # exit 77; and --csv, whose file holds the GPU part's table, refused at once, nothing run.
+    # Without a GPU (CUDA_VISIBLE_DEVICES=-1, so a machine with one checks it too): one short
+    # line on stderr, once, the CPU part, exit 77; and --csv, whose file holds the GPU part's
+    # table, refused at once, nothing run.
     set(no_gpu "${PROJECT_SOURCE_DIR}/scripts/expect_no_gpu.cmake")
     add_test(NAME "${number}/lesson${number} without a GPU says so once, in one short line"
       COMMAND "${CMAKE_COMMAND}" -D "PROGRAM=$<TARGET_FILE:lesson${number}>"

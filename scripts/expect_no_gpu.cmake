@@ -2,12 +2,14 @@
 # short line on stderr, once ("<program>: no usable CUDA GPU...", at most MAX_LINE characters,
 # ending with why and CUDA's name for the error), nothing of it on stdout, and exit 77. The CPU
 # part runs (something on stdout), or with NOTHING_RUN set (the arguments ask for what only the
-# GPU part makes: --csv) nothing runs and stdout is empty. On a machine with a GPU there is nothing
-# to check: the test says "SKIPPED: a GPU is here".
+# GPU part makes: --csv) nothing runs and stdout is empty. The program runs with
+# CUDA_VISIBLE_DEVICES=-1, so that a machine with GPUs checks the same path (CUDA then says
+# cudaErrorNoDevice); were a GPU still found, the test says "SKIPPED: a GPU is here".
 #   cmake -D PROGRAM=<path> -D "ARGS=--n;1000" [-D NOTHING_RUN=1] -P expect_no_gpu.cmake
 set(MAX_LINE 160)
 # A program not built yet: one line that says so, and the command (expect_built.cmake).
 include("${CMAKE_CURRENT_LIST_DIR}/expect_built.cmake")
+set(ENV{CUDA_VISIBLE_DEVICES} "-1")  # an index before any GPU: none is visible
 execute_process(COMMAND "${PROGRAM}" ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out
                 ERROR_VARIABLE err)
 get_filename_component(name "${PROGRAM}" NAME)

@@ -1025,18 +1025,24 @@ def grade(args):
 
 def dry_run_makes(build_dir, targets):
     """The files (real paths) that building `targets` would make in a build folder never built:
-    ninja's dry run, explaining why it would run each step. Independent of the file API."""
-    done = run(["ninja", "-C", build_dir, "-n", "-d", "explain", *targets])
-    made = set()
-    for line in (done.stdout + done.stderr).splitlines():
-        # "ninja explain: output tests/x doesn't exist", "ninja explain: tests/x is dirty"
-        words = line.split()
-        if words[:2] != ["ninja", "explain:"] or len(words) < 4:
+    every output of a step in ninja's graph of them (ninja -t graph), as the graph's file nodes
+    that a step's arrow points to. Independent of the file API, and of how a version of ninja
+    explains a dry run (1.13 explains only the first reason of each step)."""
+    done = run(["ninja", "-C", build_dir, "-t", "graph", *targets])
+    labels, outputs = {}, []
+    for line in done.stdout.splitlines():
+        # '"0x1" [label="tests/x"]' a file; '"0x2" [label="rule", shape=ellipse]' a step;
+        # '"0x2" -> "0x1"' a step's output ('"0x1" -> "0x3" [label=" phony"]' a one-input step's);
+        # '"0x4" -> "0x2" [arrowhead=none]' an input of a step
+        node = re.match(r'"([^"]+)" \[label="([^"]*)"(, shape=ellipse)?\]$', line)
+        if node:
+            if not node.group(3):
+                labels[node.group(1)] = node.group(2)
             continue
-        path = words[3] if words[2] == "output" and len(words) > 4 else words[2]
-        if line.endswith(" is dirty") or line.endswith(" doesn't exist"):
-            made.add(os.path.realpath(os.path.join(build_dir, path)))
-    return made
+        arrow = re.match(r'"[^"]+" -> "([^"]+)"(.*)$', line)
+        if arrow and "arrowhead=none" not in arrow.group(2):
+            outputs.append(arrow.group(1))
+    return {os.path.realpath(os.path.join(build_dir, labels[o])) for o in outputs if o in labels}
 
 
 def selftest_plan():
