@@ -375,8 +375,21 @@ function(course_exercise_answer target answer)
     "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
     "$<$<BOOL:${defines}>:-D$<JOIN:${defines},$<SEMICOLON>-D>>")
   get_filename_component(harness "${arg_GRADING}/${name}_harness.cu" ABSOLUTE)
+  set(empty_source "${CMAKE_BINARY_DIR}/grading/empty.cu")
+  if(NOT EXISTS "${empty_source}")
+    file(WRITE "${empty_source}" "")
+  endif()
+  # The check's FORBID, from its CHECK_ARGS (-D FORBID=a,b): the names it refuses in the answer's
+  # tokens too.
+  set(forbid)
+  foreach(arg IN LISTS arg_CHECK_ARGS)
+    if(arg MATCHES "^FORBID=(.*)$")
+      set(forbid "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
   set(pp_check "${PROJECT_SOURCE_DIR}/scripts/check_preprocessed.py"
     --preprocessed "${stage_dir}/preprocessed.ii" --ptx-preprocessed "${stage_dir}/preprocessed_ptx.ii"
+    --alone "${stage_dir}/preprocessed_alone.ii" "--forbid=${forbid}"
     --answer-file "${answer}" --include-dir "${arg_INCLUDE_DIR}"
     --exercise "${target}")
   set(check_step COMMAND Python3::Interpreter ${pp_check} --verdict "${stage_dir}/answer_check.json")
@@ -386,9 +399,14 @@ function(course_exercise_answer target answer)
   endif()
   add_custom_command(OUTPUT "${stage_dir}/preprocessed.ok"
     BYPRODUCTS "${stage_dir}/preprocessed.ii" "${stage_dir}/preprocessed_ptx.ii"
+      "${stage_dir}/preprocessed_alone.ii"
     COMMAND "${CMAKE_COMMAND}" -E rm -f "${stage_dir}/preprocessed.ok"
     COMMAND ${preprocess} "${harness}" -o "${stage_dir}/preprocessed.ii"
     COMMAND ${preprocess} -DGRADING_SASS=1 "${harness}" -o "${stage_dir}/preprocessed_ptx.ii"
+    # The answer alone, without the harness's macros, for the names its own tokens spell
+    # (included into an empty file, as the harness includes it: no "#pragma once in main file").
+    COMMAND ${preprocess} -include "${stage_dir}/${name}.cuh" "${empty_source}"
+            -o "${stage_dir}/preprocessed_alone.ii"
     ${check_step}
     COMMAND "${CMAKE_COMMAND}" -E touch "${stage_dir}/preprocessed.ok"
     DEPENDS "${stage_dir}/${name}.cuh" "${harness}"

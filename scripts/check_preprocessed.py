@@ -6,6 +6,7 @@ before anything is compiled; on a refusal it writes the answer check's verdict f
 that grade.py reports the answer as refused.
 
     python3 scripts/check_preprocessed.py --preprocessed harness.ii [--ptx-preprocessed ptx.ii] \\
+        [--alone answer.ii] [--forbid=__match_any_sync,...] \\
         --answer-file build/grading/exercise01_1/per_warp_histogram.cuh \\
         --include-dir build/grading/exercise01_1/include \\
         [--verdict build/grading/exercise01_1/answer_check.json] --exercise exercise01_1
@@ -26,6 +27,8 @@ def main(argv):
     parser = OneLineParser(description="Check an answer's preprocessed code.")
     parser.add_argument("--preprocessed", required=True)
     parser.add_argument("--ptx-preprocessed")
+    parser.add_argument("--alone", help="the answer's file preprocessed alone (for its names)")
+    parser.add_argument("--forbid", help="the exercise's own forbidden names, comma-separated")
     parser.add_argument("--answer-file", required=True)
     parser.add_argument("--include-dir")
     parser.add_argument("--verdict")

@@ -3,14 +3,20 @@ translation unit as nvcc's preprocessor makes it for the build (and again as it 
 PTX build, with GRADING_SASS), with its macro definitions kept (-dD), read through the line
 markers that say which file each line came from. What the text of the answer hides from a reading
 of its text, the preprocessor has resolved: directives spelt with other tokens, an include through
-a macro, conditional compilation however it is spelt. (The names an answer may not use are still
-read from its text, by cmake/check_exercise.cmake: in the preprocessed code, the harness's own
-macros, expanded in the answer's lines, put the harness's names there.)
+a macro, conditional compilation however it is spelt, a name pasted from pieces by a library's
+macro (glibc's __CONCAT). The names an answer may not use are read from the tokens of its lines as
+the preprocessor makes them from the answer alone (--alone: its file preprocessed without the
+harness, whose own macros, expanded in the answer's lines, would put the harness's names there),
+as well as from its text by cmake/check_exercise.cmake.
 
 Rules, on the lines that came from the answer's file:
 - every file it includes is one of the headers cmake/answer_rules.json allows (<cuda/std/...>
   too) or one of the exercise's own (in its include folder);
 - it defines and undefines no macro, and holds no pragma but once, unroll and nounroll;
+- its tokens, preprocessed alone, spell none of the names cmake/answer_rules.json lists, nor the
+  exercise's own (--forbid); the attributes CUDA's own macros expand to (__global__ is
+  __attribute__((global)), __forceinline__ __attribute__((always_inline))) are not the answer's
+  __attribute__, and the extern of dynamic shared memory is allowed;
 - its code is the same in the build and in the PTX build (the compiled-code check reads the
   second; an answer that differed would show that check one thing and the tests another);
 - the macros of the two builds are the same, GRADING_SASS aside: otherwise the same lines could
@@ -30,10 +36,92 @@ MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"((?:\s+\d+)*)\s*$')
 PRAGMAS_ALLOWED = {"once", "unroll", "nounroll"}
 
 
-def rules():
-    """The headers an answer may include (cmake/answer_rules.json, shared with the text check)."""
+def rules(key="headers"):
+    """The headers an answer may include, or (key "names") the names it may not use: [what the
+    message calls it, '@' the name found; the identifier's pattern] (cmake/answer_rules.json,
+    shared with the text check)."""
     with open(RULES, encoding="utf-8") as f:
-        return json.load(f)["headers"]
+        return json.load(f)[key]
+
+
+# The attributes CUDA's headers spell its qualifiers with (crt/host_defines.h): __global__,
+# __device__, __host__, __shared__, __constant__, __managed__, __forceinline__, __noinline__,
+# __launch_bounds__(...), __align__(n). The answer's lines hold them once its __global__ is expanded.
+CUDA_ATTRIBUTES = {"global", "device", "host", "shared", "constant", "managed", "always_inline",
+                   "noinline", "launch_bounds", "aligned"}
+TOKEN = re.compile(r"""(?P<string>(?:u8|u|U|L)?"(?:[^"\\\n]|\\.)*")"""
+                   r"""|(?P<char>(?:u8|u|U|L)?'(?:[^'\\\n]|\\.)*')"""
+                   r"""|(?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.'])*)"""
+                   r"""|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<other>\S)""")
+
+
+def tokens(lines):
+    """The tokens of preprocessed lines (directives left out), literals and numbers as one token
+    each, so that neither a name inside a string nor a digit separator is taken for a name."""
+    text = "\n".join(line for _, line in lines if not line.lstrip().startswith("#"))
+    return [(m.lastgroup, m.group()) for m in TOKEN.finditer(text)]
+
+
+def attribute_end(toks, i):
+    """For toks[i] == __attribute__ followed by ((: the index past its closing )), and the names
+    of its attributes; else (None, None)."""
+    if toks[i + 1:i + 3] != [("other", "("), ("other", "(")]:
+        return None, None
+    depth, j, names, expect_name = 0, i + 1, [], False
+    while j < len(toks):
+        kind, text = toks[j]
+        if text == "(":
+            depth += 1
+            expect_name = depth == 2
+        elif text == ")":
+            depth -= 1
+            if depth == 0:
+                return j + 1, names
+        elif text == "," and depth == 2:
+            expect_name = True
+        elif expect_name and kind == "name":
+            names.append(text.strip("_"))
+            expect_name = False
+        j += 1
+    return None, None
+
+
+def own_names(lines):
+    """The names the answer's lines spell, CUDA's own attributes taken out, and the extern that
+    declares dynamic shared memory (extern __shared__)."""
+    toks = tokens(lines)
+    out, i = [], 0
+    while i < len(toks):
+        kind, text = toks[i]
+        if text == "__attribute__":
+            end, names = attribute_end(toks, i)
+            if end is not None and names and all(n in CUDA_ATTRIBUTES for n in names):
+                i = end
+                continue
+        if text == "extern" and toks[i + 1:i + 2] == [("name", "__attribute__")]:
+            end, names = attribute_end(toks, i + 1)
+            if names == ["shared"]:
+                i = end
+                continue
+        if kind == "name":
+            out.append(text)
+        i += 1
+    return out
+
+
+def forbidden_names(lines, forbid=()):
+    """What the answer's names break: one "uses ..." per rule of cmake/answer_rules.json (and per
+    name of the exercise's `forbid`), as the text check words it."""
+    found = own_names(lines)
+    entries = [(shown, pattern) for shown, pattern in rules("names")]
+    entries += [(name, re.escape(name)) for name in forbid if name]
+    out = []
+    for shown, pattern in entries:
+        rule = re.compile(f"(?:{pattern})")
+        hit = next((name for name in found if rule.fullmatch(name)), None)
+        if hit:
+            out.append("uses " + shown.replace("@", hit))
+    return out
 
 
 def answer_parts(text, answer):
@@ -74,10 +162,12 @@ def allowed_header(path, include_dir, headers):
     return any(parts.endswith("/" + header) for header in headers)
 
 
-def problems_of(text, ptx_text, answer, include_dir):
+def problems_of(text, ptx_text, answer, include_dir, alone=None, forbid=()):
     headers = rules()
     mine, included = answer_parts(text, answer)
     out = []
+    if alone is not None:
+        out += forbidden_names(answer_parts(alone, answer)[0], forbid)
     for path in included:
         if not allowed_header(path, include_dir, headers):
             out.append(f"includes {os.path.basename(path)}")
@@ -131,15 +221,19 @@ def check(args):
     try:
         with open(args.preprocessed, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        ptx_text = None
+        ptx_text = alone = None
         if args.ptx_preprocessed:
             with open(args.ptx_preprocessed, encoding="utf-8", errors="replace") as f:
                 ptx_text = f.read()
+        if args.alone:
+            with open(args.alone, encoding="utf-8", errors="replace") as f:
+                alone = f.read()
     except OSError as error:
         print(f"check_preprocessed.py: {error}", file=sys.stderr)
         return 2
     answer = os.path.realpath(args.answer_file)
-    found = problems_of(text, ptx_text, answer, args.include_dir)
+    forbid = [name for name in (args.forbid or "").split(",") if name]
+    found = problems_of(text, ptx_text, answer, args.include_dir, alone, forbid)
     name = os.path.basename(args.answer_file)
     for line in found:
         print(f"{args.exercise}: {name} {line} (not allowed in this exercise)")
@@ -181,7 +275,29 @@ def selftest():
         ("#define atomicAdd probed\n" + unit("int y;"), unit("int y;"),
          ["other macros in the compiled-code check's build than in the tests' (atomicAdd)"]),
     ]
+    # The names rule, on the answer preprocessed alone (the third member: its exercise's FORBID).
+    alone_cases = [
+        (unit("__attribute__((global)) void k() { extern __attribute__((shared)) int s[]; }",
+              "__attribute__((device)) __inline__ __attribute__((always_inline)) int f();",
+              "__attribute__((global)) __attribute__((launch_bounds(256, 2))) void g();",
+              'const char* n = "lesson06::exit"; int m = 1\'000;'), (), []),
+        (unit("int x = lesson06 ::merge_top_k(a, b);"), (), ["uses lesson06::"]),
+        (unit("__attribute__((constructor)) void early();"), (), ["uses __attribute__"]),
+        (unit("__attribute__((device, constructor)) void early();"), (), ["uses __attribute__"]),
+        (unit("extern int elsewhere;"), (), ["uses extern"]),
+        (unit("void f() { abort(); }"), (), ["uses abort (ends or steers the test program)"]),
+        (unit("int y = __shfl_down_sync(m, v, 1);"), ("__shfl_down_sync",),
+         ["uses __shfl_down_sync"]),
+        (unit("int y = __shfl_down_sync(m, v, 1);"), (), []),
+    ]
     problems = []
+    for i, (alone, forbid, want) in enumerate(alone_cases):
+        found = problems_of(unit("int y;"), None, answer, inc, alone, forbid)
+        if not want and found:
+            problems.append(f"names case {i} refused: {found}")
+        for w in want:
+            if not any(w in line for line in found):
+                problems.append(f"names case {i} not refused for '{w}': {found}")
     for i, (text, ptx, want) in enumerate(cases):
         found = problems_of(text, ptx, answer, inc)
         if not want and found:
