@@ -16,7 +16,8 @@ Rules, on the lines that came from the answer's file:
 - its tokens, preprocessed alone, spell none of the names cmake/answer_rules.json lists, nor the
   exercise's own (--forbid); the attributes CUDA's own macros expand to (__global__ is
   __attribute__((global)), __forceinline__ __attribute__((always_inline))) are not the answer's
-  __attribute__, and the extern of dynamic shared memory is allowed;
+  __attribute__, and the extern of dynamic shared memory is allowed; and no void pointer nor
+  C-style cast to a pointer (as the text check reads them);
 - its code is the same in the build and in the PTX build (the compiled-code check reads the
   second; an answer that differed would show that check one thing and the tests another);
 - the macros of the two builds are the same, GRADING_SASS aside: otherwise the same lines could
@@ -109,6 +110,26 @@ def own_names(lines):
     return out
 
 
+# An object's bytes read or written through another type (cmake/check_exercise.cmake's two rules,
+# here on the answer's code as the preprocessor leaves it): a void pointer, or a C-style cast to a
+# pointer. A type alias gets past both, so a probe must not rely on them alone.
+VOID_POINTER = re.compile(r"\bvoid\s*((const|volatile)\s*)*\*")
+POINTER_CAST = re.compile(r"\(\s*((const|volatile)\s+)*[A-Za-z_][A-Za-z0-9_:<>, \t]*\*+\s*(const\s*)?\)"
+                          r"\s*[A-Za-z_&(*]")
+
+
+def forbidden_forms(lines):
+    """The void pointer and the C-style cast to a pointer, in the answer's lines with their
+    literals emptied."""
+    code = " ".join('""' if kind in ("string", "char") else text for kind, text in tokens(lines))
+    out = []
+    if VOID_POINTER.search(code):
+        out.append("uses a void pointer")
+    if POINTER_CAST.search(code):
+        out.append("uses a C-style cast to a pointer")
+    return out
+
+
 def forbidden_names(lines, forbid=()):
     """What the answer's names break: one "uses ..." per rule of cmake/answer_rules.json (and per
     name of the exercise's `forbid`), as the text check words it."""
@@ -167,7 +188,8 @@ def problems_of(text, ptx_text, answer, include_dir, alone=None, forbid=()):
     mine, included = answer_parts(text, answer)
     out = []
     if alone is not None:
-        out += forbidden_names(answer_parts(alone, answer)[0], forbid)
+        own = answer_parts(alone, answer)[0]
+        out += forbidden_names(own, forbid) + forbidden_forms(own)
     for path in included:
         if not allowed_header(path, include_dir, headers):
             out.append(f"includes {os.path.basename(path)}")
@@ -289,6 +311,9 @@ def selftest():
         (unit("int y = __shfl_down_sync(m, v, 1);"), ("__shfl_down_sync",),
          ["uses __shfl_down_sync"]),
         (unit("int y = __shfl_down_sync(m, v, 1);"), (), []),
+        (unit("void* p = &x;"), (), ["uses a void pointer"]),
+        (unit("int* p = (int *) &x;"), (), ["uses a C-style cast to a pointer"]),
+        (unit("int q = (a * b) + c; int* p = static_cast<int*>(r);"), (), []),
     ]
     problems = []
     for i, (alone, forbid, want) in enumerate(alone_cases):
