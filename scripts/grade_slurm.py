@@ -11,7 +11,8 @@ of its own (--gres=gpu:1) with a build folder of its own, then one merged gradeb
     python3 scripts/grade_slurm.py merge --work WORK --out OUT
     python3 scripts/grade_slurm.py selftest                 # the plan, with a stand-in sbatch
     python3 scripts/grade_slurm.py cluster-test [--gpus N] [--class DIR] [--exercises LIST]
-        [--no-compare] [--keep DIR]   # on a Slurm cluster of one node started on this machine
+        [--no-compare] [--no-rerun] [--cpus-per-task N] [--keep DIR]
+        # on a Slurm cluster of one node started on this machine
     python3 scripts/grade_slurm.py estimate FILE... [--students N] [--gpus 1,8,64]
         # how long a class takes on 1, 8 and 64 GPUs, at the seconds a student that FILEs record
         # (a gradebook.csv's seconds column, or grade.py's "graded in N s" lines)
@@ -135,11 +136,19 @@ def cluster_test(argv):
     parser.add_argument("--exercises", default="01.1",
                         help="the exercises graded (default: 01.1; all: every exercise)")
     parser.add_argument("--no-compare", dest="compare", action="store_false")
+    parser.add_argument("--no-rerun", dest="rerun", action="store_false",
+                        help="skip the task removed and rerun (the job's time alone)")
+    parser.add_argument("--cpus-per-task", type=int,
+                        help="each task's CPUs and grade.py --jobs (default: 8, or fewer here)")
     parser.add_argument("--keep")
     args = parser.parse_args(argv)
+    if args.cpus_per_task is not None and not 1 <= args.cpus_per_task <= (os.cpu_count() or 1):
+        return refuse("grade_slurm.py", f"--cpus-per-task takes 1 to this machine's "
+                      f"{os.cpu_count()} CPUs (got {args.cpus_per_task})")
     if args.class_dir and not os.path.isdir(args.class_dir):
         return refuse("grade_slurm.py", f"{args.class_dir} is not a folder")
-    return slurm.cluster_test(args.gpus, args.class_dir, args.exercises, args.compare, args.keep)
+    return slurm.cluster_test(args.gpus, args.class_dir, args.exercises, args.compare, args.keep,
+                              rerun=args.rerun, cpus=args.cpus_per_task)
 
 
 if __name__ == "__main__":

@@ -432,14 +432,17 @@ def estimate_main(paths, students, gpus):
     return 0
 
 
-def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=None):
+def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=None, rerun=True,
+                 cpus=None):
     """grade_slurm.py against the real Slurm: a cluster of one node started on this machine
     (course.slurm_cluster; with `gpus`, that many GPUs as its gres), the class submitted through
     sbatch as one array job and merged; one task's status then removed (a task that did not
     finish) and `rerun` grades that student alone; with `compare`, the merged gradebook (or build
-    report) equal to a local grade.py --class run's with the same seed. Without `class_dir`, the
-    selftest's class of two (a starter, nothing handed in). Without GPUs, --build-only. Prints
-    each student's seconds; with `keep`, leaves the merged results and the times there.
+    report) equal to a local grade.py --class run's with the same seed (without `rerun`, no task
+    removed; `cpus`: each task's CPUs and --jobs, by default 8 or this machine's fewer). Without
+    `class_dir`, the selftest's class of two (a starter, nothing handed in). Without GPUs,
+    --build-only. Prints each student's seconds; with `keep`, leaves the merged results and the
+    times there.
     Returns 0, 1 when something does not hold, 77 when Slurm or munge is not installed."""
     from course import slurm_cluster
     absent = slurm_cluster.missing_tools()
@@ -465,7 +468,7 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
         class_dir = os.path.abspath(class_dir)
         students = students_of(class_dir)
         work = os.path.join(tmp, "work")
-        cpus = ["--cpus-per-task", str(min(CPUS_PER_TASK, os.cpu_count() or 1))]
+        cpus = ["--cpus-per-task", str(cpus or min(CPUS_PER_TASK, os.cpu_count() or 1))]
         options = ["--seed", seed] + (
             [] if exercises == "all" else ["--exercises", exercises]) + (
             ["--build-only"] if build_only else []) + (
@@ -497,32 +500,34 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
                           f"{job_seconds:.0f} s were not inside a task's grade.py")
                     for line in estimate([float(t) for t in took]):
                         print(line)
-                # A task that did not finish: its status removed; rerun grades it alone. First
-                # every task out of Slurm's queue (a task that wrote its status may still be
-                # running for a moment, and rerun leaves a task in the queue alone).
-                for _ in range(60):
-                    if not in_queue(load(work), env):
-                        break
-                    time.sleep(1)
-                last = students[-1]
-                os.remove(os.path.join(work, "tasks", last, "status"))
-                kept = {s: os.path.getmtime(os.path.join(work, "tasks", s, "status"))
-                        for s in students[:-1]}
-                done = subprocess.run(grade_slurm + ["rerun", "--work", work, "--wait", "3000"],
-                                      capture_output=True, text=True, env=env)
-                if done.returncode != 0 or not os.path.isfile(
-                        os.path.join(work, "tasks", last, "status")):
-                    problems.append(f"rerun did not grade {last}: status {done.returncode}: "
-                                    f"{(done.stderr or done.stdout).strip()[-300:]}")
-                for s, mtime in kept.items():
-                    if os.path.getmtime(os.path.join(work, "tasks", s, "status")) != mtime:
-                        problems.append(f"rerun graded {s} again, whose task had finished")
-                again = os.path.join(tmp, "merged-again")
-                subprocess.run(grade_slurm + ["merge", "--work", work, "--out", again],
-                               capture_output=True, text=True, env=env)
-                if _read(os.path.join(again, report), drop_seconds=True) != _read(
-                        os.path.join(merged, report), drop_seconds=True):
-                    problems.append(f"after the rerun, the merged {report} changed")
+                if rerun:
+                    # A task that did not finish: its status removed; rerun grades it alone. First
+                    # every task out of Slurm's queue (a task that wrote its status may still be
+                    # running for a moment, and rerun leaves a task in the queue alone).
+                    for _ in range(60):
+                        if not in_queue(load(work), env):
+                            break
+                        time.sleep(1)
+                    last = students[-1]
+                    os.remove(os.path.join(work, "tasks", last, "status"))
+                    kept = {s: os.path.getmtime(os.path.join(work, "tasks", s, "status"))
+                            for s in students[:-1]}
+                    done = subprocess.run(
+                        grade_slurm + ["rerun", "--work", work, "--wait", "3000"],
+                        capture_output=True, text=True, env=env)
+                    if done.returncode != 0 or not os.path.isfile(
+                            os.path.join(work, "tasks", last, "status")):
+                        problems.append(f"rerun did not grade {last}: status {done.returncode}: "
+                                        f"{(done.stderr or done.stdout).strip()[-300:]}")
+                    for s, mtime in kept.items():
+                        if os.path.getmtime(os.path.join(work, "tasks", s, "status")) != mtime:
+                            problems.append(f"rerun graded {s} again, whose task had finished")
+                    again = os.path.join(tmp, "merged-again")
+                    subprocess.run(grade_slurm + ["merge", "--work", work, "--out", again],
+                                   capture_output=True, text=True, env=env)
+                    if _read(os.path.join(again, report), drop_seconds=True) != _read(
+                            os.path.join(merged, report), drop_seconds=True):
+                        problems.append(f"after the rerun, the merged {report} changed")
         except RuntimeError as error:
             problems.append(f"the cluster: {error}")
             merged = None
@@ -549,8 +554,10 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
                             dirs_exist_ok=True)
     print("grade_slurm.py cluster-test: " + (
         f"ok (a class of {len(students)} on a Slurm cluster of this machine"
-        f"{f' with {gpus} GPU' if gpus else ', build-only'}, a task rerun alone, the merge as a "
-        "local run's)" if not problems else "FAILED"))
+        f"{f' with {gpus} GPU' if gpus else ', build-only'}"
+        f"{', a task rerun alone' if rerun else ''}"
+        f"{', the merge as a local run' + chr(39) + 's' if compare else ''})"
+        if not problems else "FAILED"))
     for line in problems:
         print("  " + line)
     return 1 if problems else 0
