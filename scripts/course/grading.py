@@ -1014,7 +1014,8 @@ def grade(args):
         writer.writerows(rows)
     with open(os.path.join(out, "summary.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(summary) + "\n")
-    say(f"\n{len(students)} students graded in {time.time() - class_start:.0f} s: "
+    noun = "student" if len(students) == 1 else "students"
+    say(f"\n{len(students)} {noun} graded in {time.time() - class_start:.0f} s: "
         f"{os.path.join(out, 'gradebook.csv')}, {os.path.join(out, 'summary.txt')}, "
         + ", ".join(os.path.join(out, each) + "/" for each in written))
     return 0

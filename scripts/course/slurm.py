@@ -493,7 +493,7 @@ def cluster_test(gpus=0, class_dir=None, exercises="01.1", compare=True, keep=No
                 for student in students:
                     print(f"{student}: its task took {_graded_seconds(work, student)} s")
                 print(f"the whole job, submit to the last task's end: {job_seconds:.0f} s for "
-                      f"{len(students)} students")
+                      f"{len(students)} student{'s' if len(students) != 1 else ''}")
                 took = [_graded_seconds(work, s) for s in students]
                 if None not in took:
                     print(f"Slurm's share: {job_seconds - sum(took):.0f} s of the job's "
